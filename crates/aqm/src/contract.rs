@@ -1,0 +1,128 @@
+//! The contract between an AQM and the queue that hosts it.
+//!
+//! The host (a simulator port, the Python stepper, a model) owns the packets and the buffer;
+//! the AQM only decides. The host enforces the buffer limit itself: an AQM that accepts a
+//! packet into a full buffer still sees the packet lost to overflow, which the host counts
+//! apart from the AQM's own early drops.
+
+use crate::rng::Rng;
+use std::fmt;
+
+/// The queue as the AQM sees it at a decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueueView {
+    /// Packets waiting in the buffer (not counting the one on the wire).
+    pub len_pkts: u32,
+    /// Bytes waiting in the buffer.
+    pub len_bytes: u64,
+    /// Buffer size in packets.
+    pub limit_pkts: u32,
+    /// Buffer size in bytes; 0 when the buffer is counted in packets only.
+    pub limit_bytes: u64,
+    /// Rate of the link the queue feeds, bits per second.
+    pub rate_bps: f64,
+}
+
+/// The packet a decision is about.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PacketView {
+    /// Size on the wire, bytes.
+    pub size_bytes: u32,
+    /// Whether the packet's sender is ECN-capable (ECT set).
+    pub ect: bool,
+}
+
+/// What the AQM says about an arriving packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnqueueVerdict {
+    /// Let it into the buffer.
+    Accept,
+    /// A congestion signal: the host marks the packet CE when both it and the sender use ECN,
+    /// and drops it otherwise ("unforced" drop in ns-3's words).
+    EarlyDrop,
+    /// Drop regardless of ECN ("forced" drop).
+    ForcedDrop,
+}
+
+/// What the AQM says about the packet at the head of the queue (sojourn-time AQMs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DequeueVerdict {
+    /// Send it.
+    Deliver,
+    /// A congestion signal at dequeue: mark if ECN is in use, otherwise drop and ask again.
+    EarlyDrop,
+}
+
+/// An AQM algorithm. Times are integer nanoseconds since the start of the run.
+pub trait Aqm {
+    /// Short name, as used in scenario files.
+    fn name(&self) -> &'static str;
+
+    /// Decide on an arriving packet. `queue` is the state before the packet joins.
+    fn on_enqueue(
+        &mut self,
+        now_ns: u64,
+        pkt: PacketView,
+        queue: &QueueView,
+        rng: &mut Rng,
+    ) -> EnqueueVerdict;
+
+    /// Decide on the head packet as it leaves, `sojourn_ns` after it joined. `queue` is the
+    /// state after it left. The default delivers every packet.
+    fn on_dequeue(
+        &mut self,
+        _now_ns: u64,
+        _sojourn_ns: u64,
+        _pkt: PacketView,
+        _queue: &QueueView,
+        _rng: &mut Rng,
+    ) -> DequeueVerdict {
+        DequeueVerdict::Deliver
+    }
+
+    /// When the AQM next wants [`Aqm::on_timer`] called, if ever.
+    fn next_timer_ns(&self) -> Option<u64> {
+        None
+    }
+
+    /// Periodic work (ARED's max_p update, PIE's probability update, ...).
+    fn on_timer(&mut self, _now_ns: u64, _queue: &QueueView, _rng: &mut Rng) {}
+
+    /// Names of the state values [`Aqm::probe`] reports, in order (for example `q_avg`, `p`).
+    fn probe_names(&self) -> &'static [&'static str];
+
+    /// Current state values, in the order of [`Aqm::probe_names`], appended to `out`.
+    fn probe(&self, out: &mut Vec<f64>);
+
+    /// The averaged queue the AQM acts on, packets, if it keeps one.
+    fn averaged_queue_pkts(&self) -> Option<f64> {
+        None
+    }
+}
+
+/// A parameter outside its allowed range: which one, and what is allowed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamError {
+    /// Parameter name as in the scenario file (for example `p_max`).
+    pub field: String,
+    /// What is allowed, in words.
+    pub message: String,
+}
+
+impl ParamError {
+    /// A new error for `field`.
+    pub fn new(field: &str, message: impl Into<String>) -> Self {
+        ParamError {
+            field: field.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ParamError {}

@@ -1,0 +1,107 @@
+//! Python bindings: the thin layer between `aqmlab._core` and the Rust crates. Scenario
+//! errors become `aqmlab._core.ScenarioError` (a ValueError) with the one-line message.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use sim::result::{Column, Table, Value};
+use sim::RunError;
+
+create_exception!(
+    _core,
+    ScenarioError,
+    PyValueError,
+    "A scenario key is missing, unknown or out of range."
+);
+
+fn scenario_err(e: sim::ScenarioError) -> PyErr {
+    ScenarioError::new_err(e.to_string())
+}
+
+fn table_to_dict<'py>(py: Python<'py>, table: &Table) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, col) in &table.columns {
+        match col {
+            Column::Floats(v) => d.set_item(name, PyList::new(py, v)?)?,
+            Column::Ints(v) => d.set_item(name, PyList::new(py, v)?)?,
+        }
+    }
+    Ok(d)
+}
+
+/// aqmlab's version.
+#[pyfunction]
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+/// Apply `key=value` overrides, validate, and return the canonical scenario text.
+#[pyfunction]
+fn resolve_scenario(text: &str, sets: Vec<(String, String)>) -> PyResult<String> {
+    sim::resolve_scenario(text, &sets).map_err(scenario_err)
+}
+
+/// Validate and simulate; `progress(sim_time_s, duration_s)` is called about 200 times.
+#[pyfunction]
+#[pyo3(signature = (text, sets, seed=None, progress=None))]
+fn run_scenario<'py>(
+    py: Python<'py>,
+    text: &str,
+    sets: Vec<(String, String)>,
+    seed: Option<u64>,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let duration_s = sim::scenario::load(text, &sets)
+        .map_err(scenario_err)?
+        .duration_s;
+    let result = sim::run_scenario(text, &sets, seed, |t_s| -> PyResult<()> {
+        py.check_signals()?;
+        if let Some(cb) = &progress {
+            cb.call1((t_s, duration_s))?;
+        }
+        Ok(())
+    })
+    .map_err(|e| match e {
+        RunError::Scenario(e) => scenario_err(e),
+        RunError::Aborted(e) => e,
+    })?;
+    let summary = PyDict::new(py);
+    for (name, value) in &result.summary {
+        match value {
+            Value::Float(x) => summary.set_item(name, x)?,
+            Value::Int(i) => summary.set_item(name, i)?,
+            Value::Text(s) => summary.set_item(name, s)?,
+        }
+    }
+    let out = PyDict::new(py);
+    out.set_item("summary", summary)?;
+    out.set_item("timeseries", table_to_dict(py, &result.timeseries)?)?;
+    out.set_item("flows", table_to_dict(py, &result.flows)?)?;
+    out.set_item("cwnd", table_to_dict(py, &result.cwnd)?)?;
+    out.set_item("scenario", &result.scenario_toml)?;
+    out.set_item("seed", result.seed)?;
+    Ok(out)
+}
+
+/// The names a scenario may use: AQMs, TCP presets, congestion controls, schedules.
+#[pyfunction]
+fn catalog(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("aqms", sim::scenario::AQM_NAMES.to_vec())?;
+    d.set_item("tcp_presets", sim::tcp::config::PRESETS.to_vec())?;
+    d.set_item("congestion_controls", vec!["reno", "cubic"])?;
+    d.set_item("schedules", sim::scenario::SCHEDULE_NAMES.to_vec())?;
+    Ok(d)
+}
+
+/// The compiled core of aqmlab.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(catalog, m)?)?;
+    Ok(())
+}

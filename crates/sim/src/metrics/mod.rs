@@ -1,0 +1,10 @@
+//! Measurement: the window, the bottleneck's counters, per-flow statistics, the time series
+//! and the summary. Every metric is defined once, in docs/metrics.md.
+
+pub mod counts;
+pub mod flow_stats;
+pub mod port_stats;
+pub mod series;
+pub mod summary;
+pub mod time_average;
+pub mod window;

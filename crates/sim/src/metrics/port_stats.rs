@@ -1,0 +1,64 @@
+//! Counters of the managed (bottleneck) port over the measurement window.
+
+use super::time_average::TimeAverage;
+use super::window::Window;
+
+/// What happened at the AQM port inside the window.
+#[derive(Clone, Debug)]
+pub struct PortStats {
+    window: Window,
+    /// Packets offered to the port.
+    pub arrivals: u64,
+    /// Early (unforced) drops decided by the AQM at enqueue.
+    pub early_drops: u64,
+    /// Forced drops decided by the AQM at enqueue.
+    pub forced_drops: u64,
+    /// Drops because the buffer was full.
+    pub overflow_drops: u64,
+    /// Drops decided by the AQM at dequeue.
+    pub dequeue_drops: u64,
+    /// Packets marked CE instead of dropped.
+    pub marks: u64,
+    /// Packets that started transmission.
+    pub departures: u64,
+    /// Time the link spent transmitting, ns.
+    pub busy_ns: u64,
+    /// Time-weighted queue length, packets.
+    pub queue_pkts: TimeAverage,
+}
+
+impl PortStats {
+    /// Empty counters for `window`.
+    pub fn new(window: Window) -> Self {
+        PortStats {
+            window,
+            arrivals: 0,
+            early_drops: 0,
+            forced_drops: 0,
+            overflow_drops: 0,
+            dequeue_drops: 0,
+            marks: 0,
+            departures: 0,
+            busy_ns: 0,
+            queue_pkts: TimeAverage::new(window),
+        }
+    }
+
+    /// Whether `now_ns` counts.
+    pub fn counts(&self, now_ns: u64) -> bool {
+        self.window.contains(now_ns)
+    }
+
+    /// A transmission on [start, end]: its part inside the window is busy time.
+    pub fn transmitted(&mut self, start_ns: u64, end_ns: u64) {
+        if self.window.contains(start_ns) {
+            self.departures += 1;
+        }
+        self.busy_ns += self.window.overlap_ns(start_ns, end_ns);
+    }
+
+    /// All drops at the port.
+    pub fn drops(&self) -> u64 {
+        self.early_drops + self.forced_drops + self.overflow_drops + self.dequeue_drops
+    }
+}

@@ -1,0 +1,190 @@
+//! The one-row summary of a run, computed from the window's counters. Definitions are in
+//! docs/metrics.md; the BetaRED paper's five metrics (§3.2) are avg_queue_pkts, drop_rate,
+//! throughput_mbps, delay_mean_ms and jitter_ms.
+
+use super::counts::PacketCounts;
+use super::flow_stats::FlowStats;
+use super::port_stats::PortStats;
+use super::window::Window;
+use crate::result::Value;
+use crate::time::ns_to_s;
+
+/// Jain's fairness index (Σx)² / (n·Σx²) over the given throughputs (1 for n = 0).
+pub fn jain_index(xs: &[f64]) -> f64 {
+    let sum: f64 = xs.iter().sum();
+    let sum_sq: f64 = xs.iter().map(|x| x * x).sum();
+    if xs.is_empty() || sum_sq == 0.0 {
+        1.0
+    } else {
+        sum * sum / (xs.len() as f64 * sum_sq)
+    }
+}
+
+/// First time from which every 1-second mean of the sampled queue stays within
+/// target·(1 ± band) up to the end of the window; NaN when it never settles.
+pub fn settle_time_s(
+    t_s: &[f64],
+    queue_pkts: &[i64],
+    window: &Window,
+    target: f64,
+    band: f64,
+) -> f64 {
+    let start = window.start_ns as f64 * 1e-9;
+    let mut bins: Vec<(f64, usize)> = Vec::new();
+    for (&t, &q) in t_s.iter().zip(queue_pkts) {
+        if !window.contains((t * 1e9).round() as u64) {
+            continue;
+        }
+        let bin = ((t - start).max(0.0)).floor() as usize;
+        if bins.len() <= bin {
+            bins.resize(bin + 1, (0.0, 0));
+        }
+        bins[bin].0 += q as f64;
+        bins[bin].1 += 1;
+    }
+    let inside =
+        |&(sum, n): &(f64, usize)| n == 0 || ((sum / n as f64) - target).abs() <= band * target;
+    match bins.iter().rposition(|b| !inside(b)) {
+        None if !bins.is_empty() => start,
+        Some(last_out) if last_out + 1 < bins.len() => start + (last_out + 1) as f64,
+        _ => f64::NAN,
+    }
+}
+
+/// Everything the summary is computed from.
+pub struct SummaryInputs<'a> {
+    /// AQM name.
+    pub aqm: &'a str,
+    /// Simulated duration, s.
+    pub duration_s: f64,
+    /// Seed.
+    pub seed: u64,
+    /// Measurement window.
+    pub window: Window,
+    /// Bottleneck counters.
+    pub port: &'a PortStats,
+    /// Per-flow statistics.
+    pub flows: &'a [FlowStats],
+    /// Each flow's active time inside the window, s.
+    pub active_s: &'a [f64],
+    /// Mean of the AQM's averaged queue over the samples in the window (None: no such queue).
+    pub aqm_avg_queue_pkts: Option<f64>,
+    /// Settling time, s (NaN when not applicable).
+    pub settle_time_s: f64,
+    /// Run-wide packet counts.
+    pub counts: PacketCounts,
+    /// Data packets still in queues or on links at the end.
+    pub data_in_flight: u64,
+    /// Events processed.
+    pub events: u64,
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// The summary row, in output order.
+pub fn build(s: &SummaryInputs) -> Vec<(String, Value)> {
+    let port = s.port;
+    let len_s = s.window.len_s();
+    let (avg_q, std_q) = port.queue_pkts.mean_std();
+    let delivered_bytes: u64 = s.flows.iter().map(|f| f.delivered_bytes).sum();
+    let delay_n: u64 = s.flows.iter().map(|f| f.delay_count).sum();
+    let delay_sum: f64 = s.flows.iter().map(|f| f.delay_sum_s).sum();
+    let delay_sq: f64 = s.flows.iter().map(|f| f.delay_sum_sq).sum();
+    let jitter_n: u64 = s.flows.iter().map(|f| f.jitter_count).sum();
+    let jitter_sum: f64 = s.flows.iter().map(|f| f.jitter_sum_s).sum();
+    let delay_mean = if delay_n > 0 {
+        delay_sum / delay_n as f64
+    } else {
+        0.0
+    };
+    let delay_var = if delay_n > 0 {
+        (delay_sq / delay_n as f64 - delay_mean * delay_mean).max(0.0)
+    } else {
+        0.0
+    };
+    let jitter = if jitter_n > 0 {
+        jitter_sum / jitter_n as f64
+    } else {
+        0.0
+    };
+    let per_flow: Vec<f64> = s
+        .flows
+        .iter()
+        .zip(s.active_s)
+        .filter(|(_, &a)| a > 0.0)
+        .map(|(f, &a)| f.delivered_bytes as f64 * 8.0 / a)
+        .collect();
+    let f = |k: &str, v: f64| (k.to_string(), Value::Float(v));
+    let i = |k: &str, v: u64| (k.to_string(), Value::Int(v as i64));
+    vec![
+        ("aqm".to_string(), Value::Text(s.aqm.to_string())),
+        f("duration_s", s.duration_s),
+        f("window_start_s", ns_to_s(s.window.start_ns)),
+        f("window_end_s", ns_to_s(s.window.end_ns)),
+        i("seed", s.seed),
+        i("flows_total", s.flows.len() as u64),
+        f("avg_queue_pkts", avg_q),
+        f("std_queue_pkts", std_q),
+        f("avg_queue_aqm_pkts", s.aqm_avg_queue_pkts.unwrap_or(avg_q)),
+        f("drop_rate", ratio(port.drops(), port.arrivals)),
+        f(
+            "early_drop_rate",
+            ratio(port.early_drops + port.dequeue_drops, port.arrivals),
+        ),
+        f("forced_drop_rate", ratio(port.forced_drops, port.arrivals)),
+        f(
+            "overflow_drop_rate",
+            ratio(port.overflow_drops, port.arrivals),
+        ),
+        f("mark_rate", ratio(port.marks, port.arrivals)),
+        f("link_efficiency", port.busy_ns as f64 * 1e-9 / len_s),
+        f(
+            "throughput_mbps",
+            delivered_bytes as f64 * 8.0 / len_s / 1e6,
+        ),
+        f("delay_mean_ms", delay_mean * 1e3),
+        f("delay_std_ms", delay_var.sqrt() * 1e3),
+        f("jitter_ms", jitter * 1e3),
+        f("jain_fairness", jain_index(&per_flow)),
+        f("settle_time_s", s.settle_time_s),
+        i("bottleneck_arrivals", port.arrivals),
+        i("bottleneck_departures", port.departures),
+        i("bottleneck_drops", port.drops()),
+        i("bottleneck_marks", port.marks),
+        i("events", s.events),
+        i("data_sent", s.counts.data_sent),
+        i("data_delivered", s.counts.data_delivered),
+        i("data_dropped", s.counts.data_dropped),
+        i("data_in_flight", s.data_in_flight),
+        i("acks_sent", s.counts.acks_sent),
+        i("acks_delivered", s.counts.acks_delivered),
+        i("acks_dropped", s.counts.acks_dropped),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jain_of_equal_and_skewed_shares() {
+        assert!((jain_index(&[5.0, 5.0, 5.0]) - 1.0).abs() < 1e-12);
+        assert!((jain_index(&[1.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
+    }
+
+    #[test]
+    fn settles_when_the_last_excursion_ends() {
+        let w = Window::from_s(0.0, 5.0);
+        let t: Vec<f64> = (0..50).map(|i| i as f64 * 0.1).collect();
+        let q: Vec<i64> = t.iter().map(|&t| if t < 2.0 { 500 } else { 250 }).collect();
+        assert_eq!(settle_time_s(&t, &q, &w, 250.0, 0.2), 2.0);
+        let never: Vec<i64> = vec![0; 50];
+        assert!(settle_time_s(&t, &never, &w, 250.0, 0.2).is_nan());
+    }
+}

@@ -1,0 +1,75 @@
+//! What a run returns: a one-row summary, the time series, the per-flow table and the
+//! congestion-window trace, plus the scenario text that produced them.
+
+/// One summary value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// A measured quantity.
+    Float(f64),
+    /// A count.
+    Int(i64),
+    /// A name.
+    Text(String),
+}
+
+/// One column of a table.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Column {
+    /// Floating-point values.
+    Floats(Vec<f64>),
+    /// Integer values.
+    Ints(Vec<i64>),
+}
+
+/// Named columns of equal length.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    /// Columns in output order.
+    pub columns: Vec<(String, Column)>,
+}
+
+impl Table {
+    /// The float column called `name`.
+    pub fn floats(&self, name: &str) -> Option<&[f64]> {
+        self.columns.iter().find_map(|(n, c)| match c {
+            Column::Floats(v) if n == name => Some(v.as_slice()),
+            _ => None,
+        })
+    }
+
+    /// The integer column called `name`.
+    pub fn ints(&self, name: &str) -> Option<&[i64]> {
+        self.columns.iter().find_map(|(n, c)| match c {
+            Column::Ints(v) if n == name => Some(v.as_slice()),
+            _ => None,
+        })
+    }
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// Summary metrics, in output order.
+    pub summary: Vec<(String, Value)>,
+    /// Queue and AQM state at a fixed step.
+    pub timeseries: Table,
+    /// One row per flow.
+    pub flows: Table,
+    /// Congestion window of the traced flows (long format).
+    pub cwnd: Table,
+    /// The resolved scenario, as TOML.
+    pub scenario_toml: String,
+    /// Seed of the run.
+    pub seed: u64,
+}
+
+impl RunResult {
+    /// The summary value called `name`, as f64 (counts converted).
+    pub fn metric(&self, name: &str) -> Option<f64> {
+        self.summary.iter().find_map(|(n, v)| match v {
+            Value::Float(x) if n == name => Some(*x),
+            Value::Int(i) if n == name => Some(*i as f64),
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,205 @@
+//! The canonical text of a resolved scenario: every key with the value the run used, so the
+//! file alone reproduces the run.
+
+use super::model::*;
+use super::parse::cc_name;
+use crate::tcp::config::TcpConfig;
+use toml::Value;
+
+fn table(pairs: Vec<(&str, Value)>) -> Value {
+    Value::Table(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
+fn f(x: f64) -> Value {
+    Value::Float(x)
+}
+
+fn i(x: impl Into<i64>) -> Value {
+    Value::Integer(x.into())
+}
+
+fn s(x: &str) -> Value {
+    Value::String(x.to_string())
+}
+
+fn floats(xs: &[f64]) -> Value {
+    Value::Array(xs.iter().copied().map(Value::Float).collect())
+}
+
+fn delay(d: &DelaySpec) -> Value {
+    match d {
+        DelaySpec::Constant(x) => f(*x),
+        DelaySpec::Uniform(lo, hi) => table(vec![("uniform", floats(&[*lo, *hi]))]),
+        DelaySpec::List(items) => table(vec![("list", floats(items))]),
+    }
+}
+
+fn tcp(c: &TcpConfig) -> Value {
+    table(vec![
+        ("preset", s(&c.preset)),
+        ("cc", s(cc_name(c.cc))),
+        ("packet_bytes", i(c.packet_bytes)),
+        ("header_bytes", i(c.header_bytes)),
+        ("ack_bytes", i(c.ack_bytes)),
+        ("initial_cwnd_pkts", i(c.initial_cwnd_pkts)),
+        ("rwnd_pkts", i(c.rwnd_pkts)),
+        ("min_rto_s", f(c.min_rto_s)),
+        ("initial_rto_s", f(c.initial_rto_s)),
+        ("max_rto_s", f(c.max_rto_s)),
+        ("clock_granularity_s", f(c.clock_granularity_s)),
+        ("delayed_ack", Value::Boolean(c.delayed_ack)),
+        ("delack_count", i(c.delack_count)),
+        ("delack_timeout_ms", f(c.delack_timeout_ms)),
+        ("dupack_threshold", i(c.dupack_threshold)),
+        ("ecn", Value::Boolean(c.ecn)),
+        ("cubic_c", f(c.cubic_c)),
+        ("cubic_beta", f(c.cubic_beta)),
+        ("fast_convergence", Value::Boolean(c.fast_convergence)),
+    ])
+}
+
+fn schedule(sch: &Schedule) -> Value {
+    match sch {
+        Schedule::Constant { flows } => table(vec![("kind", s("constant")), ("flows", i(*flows))]),
+        Schedule::BetaredSteps {
+            n_base,
+            n_mid,
+            n_max,
+            phase_s,
+        } => table(vec![
+            ("kind", s("betared_steps")),
+            ("n_base", i(*n_base)),
+            ("n_mid", i(*n_mid)),
+            ("n_max", i(*n_max)),
+            ("phase_s", f(*phase_s)),
+        ]),
+        Schedule::Events(changes) => table(vec![
+            ("kind", s("events")),
+            (
+                "events",
+                Value::Array(
+                    changes
+                        .iter()
+                        .map(|c| {
+                            table(vec![
+                                ("t_s", f(c.t_s)),
+                                ("add", i(c.add)),
+                                ("remove", i(c.remove)),
+                            ])
+                        })
+                        .collect(),
+                ),
+            ),
+        ]),
+        Schedule::Random {
+            flows,
+            start_window_s,
+            stop_window_s,
+        } => {
+            let mut pairs = vec![
+                ("kind", s("random")),
+                ("flows", i(*flows)),
+                ("start_window_s", floats(start_window_s)),
+            ];
+            if let Some(stop) = stop_window_s {
+                pairs.push(("stop_window_s", floats(stop)));
+            }
+            table(pairs)
+        }
+    }
+}
+
+/// The scenario as a TOML document.
+pub fn to_toml(sc: &Scenario) -> String {
+    let t = &sc.topology;
+    let q = &sc.queue;
+    let m = &sc.measure;
+    let mut measure = vec![
+        ("window_s", floats(&m.window_s)),
+        ("sample_interval_ms", f(m.sample_interval_ms)),
+        (
+            "cwnd_flows",
+            Value::Array(m.cwnd_flows.iter().map(|&x| i(x)).collect()),
+        ),
+        ("settle_band", f(m.settle_band)),
+    ];
+    if let Some(target) = m.target_queue_pkts {
+        measure.push(("target_queue_pkts", f(target)));
+    }
+    let root = table(vec![
+        ("name", s(&sc.name)),
+        ("description", s(&sc.description)),
+        ("duration_s", f(sc.duration_s)),
+        ("seed", i(sc.seed as i64)),
+        (
+            "topology",
+            table(vec![
+                ("kind", s("dumbbell")),
+                ("bottleneck_rate_mbps", f(t.bottleneck_rate_mbps)),
+                ("bottleneck_delay_ms", f(t.bottleneck_delay_ms)),
+                ("access_rate_mbps", f(t.access_rate_mbps)),
+                ("sender_delay_ms", delay(&t.sender_delay_ms)),
+                ("receiver_delay_ms", delay(&t.receiver_delay_ms)),
+                ("router_buffer_pkts", i(t.router_buffer_pkts)),
+                ("host_buffer_pkts", i(t.host_buffer_pkts)),
+            ]),
+        ),
+        (
+            "queue",
+            table(vec![
+                ("aqm", s(q.aqm.name())),
+                ("limit_pkts", i(q.limit_pkts)),
+                ("limit_bytes", i(q.limit_bytes as i64)),
+                ("ecn", Value::Boolean(q.ecn)),
+                (
+                    "red",
+                    table(vec![
+                        ("q_min_pkts", f(q.red.q_min_pkts)),
+                        ("q_max_pkts", f(q.red.q_max_pkts)),
+                        ("p_max", f(q.red.p_max)),
+                        ("w", f(q.red.w)),
+                    ]),
+                ),
+            ]),
+        ),
+        ("tcp", tcp(&sc.tcp)),
+        (
+            "traffic",
+            table(vec![
+                ("start_jitter_s", f(sc.traffic.start_jitter_s)),
+                ("schedule", schedule(&sc.traffic.schedule)),
+            ]),
+        ),
+        ("measure", table(measure)),
+    ]);
+    match root {
+        Value::Table(t) => toml::to_string(&t).expect("a TOML table always serialises"),
+        _ => unreachable!("root is built as a table"),
+    }
+}
+
+/// Re-reading the canonical text gives back the same scenario.
+#[cfg(test)]
+mod tests {
+    use super::super::load;
+    use super::*;
+    use toml::Table;
+
+    #[test]
+    fn canonical_text_round_trips() {
+        let text = r#"
+            duration_s = 10.0
+            [topology]
+            sender_delay_ms = { uniform = [1.0, 5.0] }
+            [queue]
+            aqm = "red"
+            [traffic.schedule]
+            kind = "events"
+            events = [{ t_s = 0.0, add = 3 }, { t_s = 5.0, remove = 1 }]
+        "#;
+        let a = load(text, &[]).unwrap();
+        let b = load(&to_toml(&a), &[]).unwrap();
+        assert_eq!(a, b);
+        let _: Table = to_toml(&a).parse().unwrap();
+    }
+}

@@ -1,0 +1,154 @@
+//! A scenario as the simulator uses it: every value resolved, validated, with units in names.
+
+use crate::tcp::config::TcpConfig;
+use aqm::RedParams;
+
+/// One complete, validated scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// Short name (free text).
+    pub name: String,
+    /// Free-text description.
+    pub description: String,
+    /// Simulated time, seconds.
+    pub duration_s: f64,
+    /// Seed of every random stream of the run.
+    pub seed: u64,
+    /// The dumbbell network.
+    pub topology: Dumbbell,
+    /// The bottleneck queue and its AQM.
+    pub queue: QueueSpec,
+    /// TCP settings of every flow.
+    pub tcp: TcpConfig,
+    /// When flows start and stop.
+    pub traffic: Traffic,
+    /// What is measured, and over which window.
+    pub measure: Measure,
+}
+
+/// N senders → R1 → R2 → N receivers, one sender and one receiver per flow.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dumbbell {
+    /// Capacity C of the bottleneck R1 → R2, Mb/s.
+    pub bottleneck_rate_mbps: f64,
+    /// One-way propagation delay of the bottleneck, ms.
+    pub bottleneck_delay_ms: f64,
+    /// Capacity of every access link, Mb/s.
+    pub access_rate_mbps: f64,
+    /// Propagation delay of each sender's access link, ms.
+    pub sender_delay_ms: DelaySpec,
+    /// Propagation delay of each receiver's access link, ms.
+    pub receiver_delay_ms: DelaySpec,
+    /// Drop-tail buffer of every router port except the bottleneck's, packets.
+    pub router_buffer_pkts: u32,
+    /// Drop-tail buffer of every host's network interface, packets.
+    pub host_buffer_pkts: u32,
+}
+
+/// Per-flow link delays.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DelaySpec {
+    /// The same for every flow.
+    Constant(f64),
+    /// Uniform in [lo, hi], drawn once per flow.
+    Uniform(f64, f64),
+    /// Flow i gets item i mod len.
+    List(Vec<f64>),
+}
+
+/// The queue management algorithms a port can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AqmKind {
+    /// Drop tail only.
+    DropTail,
+    /// RED with a linear drop curve.
+    Red,
+}
+
+/// Names of [`AqmKind`] as written in scenarios.
+pub const AQM_NAMES: &[&str] = &["droptail", "red"];
+
+impl AqmKind {
+    /// Name as written in scenarios.
+    pub fn name(self) -> &'static str {
+        match self {
+            AqmKind::DropTail => "droptail",
+            AqmKind::Red => "red",
+        }
+    }
+}
+
+/// The bottleneck port's buffer and AQM.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueSpec {
+    /// Algorithm in force.
+    pub aqm: AqmKind,
+    /// Buffer size B, packets.
+    pub limit_pkts: u32,
+    /// Buffer size in bytes; 0 counts packets only.
+    pub limit_bytes: u64,
+    /// Mark ECN-capable packets instead of dropping them on early (unforced) signals.
+    pub ecn: bool,
+    /// RED's parameters (used when `aqm = "red"`).
+    pub red: RedParams,
+}
+
+/// Traffic: long-lived bulk TCP flows started and stopped by a schedule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Traffic {
+    /// When flows are added and removed.
+    pub schedule: Schedule,
+    /// Each started flow waits a uniform random time in [0, this] first, seconds.
+    pub start_jitter_s: f64,
+}
+
+/// How the number of active flows evolves.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Schedule {
+    /// `flows` flows for the whole run.
+    Constant { flows: u32 },
+    /// The BetaRED paper's scenario 2: n_base, n_mid, n_max, n_mid, n_base over five phases.
+    BetaredSteps {
+        n_base: u32,
+        n_mid: u32,
+        n_max: u32,
+        phase_s: f64,
+    },
+    /// An explicit list of changes.
+    Events(Vec<FlowChange>),
+    /// `flows` flows, each starting (and optionally stopping) at a uniform random time.
+    Random {
+        flows: u32,
+        start_window_s: [f64; 2],
+        stop_window_s: Option<[f64; 2]>,
+    },
+}
+
+/// Names of the schedule kinds.
+pub const SCHEDULE_NAMES: &[&str] = &["constant", "betared_steps", "events", "random"];
+
+/// At `t_s`, start `add` new flows and stop the `remove` most recently started ones.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowChange {
+    /// Time of the change, seconds.
+    pub t_s: f64,
+    /// Flows started.
+    pub add: u32,
+    /// Flows stopped (most recently started first).
+    pub remove: u32,
+}
+
+/// Measurement settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measure {
+    /// Summary metrics cover [start, end], seconds.
+    pub window_s: [f64; 2],
+    /// Step of the time series, ms.
+    pub sample_interval_ms: f64,
+    /// Flows whose congestion window is traced.
+    pub cwnd_flows: Vec<u32>,
+    /// Queue target for the settling time, packets (none: no settling time).
+    pub target_queue_pkts: Option<f64>,
+    /// Settled means the 1-s mean queue stays within ±this fraction of the target.
+    pub settle_band: f64,
+}

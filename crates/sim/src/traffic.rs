@@ -1,0 +1,169 @@
+//! Traffic schedules turned into one start (and optional stop) time per flow.
+//!
+//! Every "add" creates new flows; every "remove" stops the most recently started flows that
+//! are still active. Flows started by a schedule step wait a uniform random offset in
+//! [0, start_jitter_s] (stream "start"/flow), so they do not start in lockstep.
+
+use crate::scenario::{FlowChange, ScenarioError, Schedule, Traffic};
+use crate::time::s_to_ns;
+use aqm::Rng;
+
+/// When one flow runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlowPlan {
+    /// Start, ns.
+    pub start_ns: u64,
+    /// Stop, ns (None: runs to the end).
+    pub stop_ns: Option<u64>,
+}
+
+/// The changes of a step schedule: set the number of active flows at given times.
+fn steps_to_changes(points: &[(f64, u32)]) -> Vec<FlowChange> {
+    let mut active = 0u32;
+    points
+        .iter()
+        .map(|&(t_s, n)| {
+            let change = FlowChange {
+                t_s,
+                add: n.saturating_sub(active),
+                remove: active.saturating_sub(n),
+            };
+            active = n;
+            change
+        })
+        .collect()
+}
+
+/// One plan per flow, in order of flow id.
+pub fn plan(traffic: &Traffic, duration_s: f64, seed: u64) -> Result<Vec<FlowPlan>, ScenarioError> {
+    let changes = match &traffic.schedule {
+        Schedule::Constant { flows } => vec![FlowChange {
+            t_s: 0.0,
+            add: *flows,
+            remove: 0,
+        }],
+        Schedule::BetaredSteps {
+            n_base,
+            n_mid,
+            n_max,
+            phase_s,
+        } => {
+            // BetaRED paper §3.1, scenario 2: N = n_base, n_mid, N_max, n_mid, n_base.
+            let levels = [*n_base, *n_mid, *n_max, *n_mid, *n_base];
+            let points: Vec<(f64, u32)> = levels
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| (i as f64 * phase_s, n))
+                .filter(|&(t, _)| t < duration_s)
+                .collect();
+            steps_to_changes(&points)
+        }
+        Schedule::Events(changes) => changes.clone(),
+        Schedule::Random {
+            flows,
+            start_window_s,
+            stop_window_s,
+        } => {
+            return Ok((0..*flows)
+                .map(|f| FlowPlan {
+                    start_ns: s_to_ns(
+                        Rng::stream(seed, "random-start", f.into())
+                            .uniform_in(start_window_s[0], start_window_s[1]),
+                    ),
+                    stop_ns: stop_window_s.map(|w| {
+                        s_to_ns(Rng::stream(seed, "random-stop", f.into()).uniform_in(w[0], w[1]))
+                    }),
+                })
+                .collect())
+        }
+    };
+    let mut plans: Vec<FlowPlan> = Vec::new();
+    let mut active: Vec<usize> = Vec::new();
+    for (i, c) in changes.iter().enumerate() {
+        for _ in 0..c.add {
+            let flow = plans.len() as u64;
+            let offset = Rng::stream(seed, "start", flow).uniform_in(0.0, traffic.start_jitter_s);
+            active.push(plans.len());
+            plans.push(FlowPlan {
+                start_ns: s_to_ns(c.t_s + offset),
+                stop_ns: None,
+            });
+        }
+        for _ in 0..c.remove {
+            let flow = active.pop().ok_or_else(|| {
+                ScenarioError::new(
+                    format!("traffic.schedule.events[{i}].remove"),
+                    "removes more flows than are active",
+                )
+            })?;
+            plans[flow].stop_ns = Some(s_to_ns(c.t_s));
+        }
+    }
+    Ok(plans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn traffic(schedule: Schedule, jitter: f64) -> Traffic {
+        Traffic {
+            schedule,
+            start_jitter_s: jitter,
+        }
+    }
+
+    #[test]
+    fn betared_scenario_2_steps() {
+        let t = traffic(
+            Schedule::BetaredSteps {
+                n_base: 100,
+                n_mid: 200,
+                n_max: 800,
+                phase_s: 50.0,
+            },
+            0.0,
+        );
+        let p = plan(&t, 250.0, 1).unwrap();
+        assert_eq!(p.len(), 800);
+        let active_at = |t_s: f64| {
+            let t = s_to_ns(t_s);
+            p.iter()
+                .filter(|f| f.start_ns <= t && f.stop_ns.is_none_or(|s| t < s))
+                .count()
+        };
+        assert_eq!(
+            [25.0, 75.0, 125.0, 175.0, 225.0].map(active_at),
+            [100, 200, 800, 200, 100]
+        );
+    }
+
+    #[test]
+    fn jitter_is_bounded_and_per_flow() {
+        let t = traffic(Schedule::Constant { flows: 50 }, 0.5);
+        let a = plan(&t, 10.0, 3).unwrap();
+        assert!(a.iter().all(|f| f.start_ns <= s_to_ns(0.5)));
+        let more = plan(&traffic(Schedule::Constant { flows: 60 }, 0.5), 10.0, 3).unwrap();
+        assert_eq!(
+            a[..],
+            more[..50],
+            "adding flows leaves the others' offsets alone"
+        );
+    }
+
+    #[test]
+    fn removing_too_many_is_an_error() {
+        let t = traffic(
+            Schedule::Events(vec![FlowChange {
+                t_s: 1.0,
+                add: 0,
+                remove: 1,
+            }]),
+            0.0,
+        );
+        assert_eq!(
+            plan(&t, 5.0, 1).unwrap_err().path,
+            "traffic.schedule.events[0].remove"
+        );
+    }
+}
