@@ -25,6 +25,8 @@ pub struct PortStats {
     pub busy_ns: u64,
     /// Time-weighted queue length, packets.
     pub queue_pkts: TimeAverage,
+    /// Longest the queue has been at any time of the run, packets.
+    pub max_queue_pkts: u32,
 }
 
 impl PortStats {
@@ -41,6 +43,7 @@ impl PortStats {
             departures: 0,
             busy_ns: 0,
             queue_pkts: TimeAverage::new(window),
+            max_queue_pkts: 0,
         }
     }
 

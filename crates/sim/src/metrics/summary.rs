@@ -131,6 +131,7 @@ pub fn build(s: &SummaryInputs) -> Vec<(String, Value)> {
         i("flows_total", s.flows.len() as u64),
         f("avg_queue_pkts", avg_q),
         f("std_queue_pkts", std_q),
+        i("max_queue_pkts", port.max_queue_pkts.into()),
         f("avg_queue_aqm_pkts", s.aqm_avg_queue_pkts.unwrap_or(avg_q)),
         f("drop_rate", ratio(port.drops(), port.arrivals)),
         f(

@@ -129,7 +129,9 @@ impl ManagedQueue {
         }
         self.bytes += u64::from(pkt.size_bytes);
         self.queue.push_back((pkt, now_ns));
-        self.stats.queue_pkts.set(now_ns, self.queue.len() as f64);
+        let len = self.queue.len() as u32;
+        self.stats.queue_pkts.set(now_ns, f64::from(len));
+        self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(len);
         true
     }
 

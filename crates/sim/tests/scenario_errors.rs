@@ -1,0 +1,94 @@
+//! Bad scenario files give one line naming the key path and what is allowed.
+
+fn err(text: &str, sets: &[(&str, &str)]) -> String {
+    let sets: Vec<(String, String)> = sets
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let e = sim::resolve_scenario(text, &sets).expect_err("must be rejected");
+    let line = e.to_string();
+    assert!(!line.contains('\n'), "one line: {line}");
+    line
+}
+
+const OK: &str = r#"
+duration_s = 10.0
+[traffic.schedule]
+kind = "constant"
+flows = 2
+"#;
+
+#[test]
+fn a_minimal_scenario_resolves_with_defaults() {
+    let text = sim::resolve_scenario(OK, &[]).unwrap();
+    assert!(text.contains("bottleneck_rate_mbps = 50.0"));
+    assert!(text.contains("preset = \"ns3\""));
+    assert!(text.contains("cc = \"cubic\""));
+}
+
+#[test]
+fn unknown_keys_list_the_allowed_ones() {
+    let line = err(OK, &[("queue.red.pmax", "0.1")]);
+    assert!(
+        line.starts_with("queue.red.pmax: unknown key; allowed here: "),
+        "{line}"
+    );
+    assert!(line.contains("p_max"));
+    let line = err(&format!("bogus = 1\n{OK}"), &[]);
+    assert!(line.starts_with("bogus: unknown key"), "{line}");
+}
+
+#[test]
+fn out_of_range_values_name_the_range() {
+    assert_eq!(
+        err(OK, &[("queue.red.p_max", "1.5")]),
+        "queue.red.p_max: must be a number in (0, 1]"
+    );
+    assert_eq!(
+        err(OK, &[("queue.red.q_max_pkts", "50")]),
+        "queue.red.q_max_pkts: must be greater than q_min_pkts"
+    );
+    assert_eq!(
+        err(OK, &[("duration_s", "-1")]),
+        "duration_s: must be a number > 0"
+    );
+    assert_eq!(
+        err(OK, &[("traffic.schedule.flows", "0")]),
+        "traffic.schedule.flows: must be an integer in [1, 1000000], got 0"
+    );
+    assert!(err(OK, &[("measure.window_s", "[5.0, 20.0]")]).starts_with("measure.window_s[1]: "));
+}
+
+#[test]
+fn wrong_choices_and_types() {
+    assert_eq!(
+        err(OK, &[("queue.aqm", "codel2")]),
+        "queue.aqm: unknown value \"codel2\"; allowed: droptail, red"
+    );
+    assert_eq!(
+        err(OK, &[("tcp.preset", "ns4")]),
+        "tcp.preset: unknown value \"ns4\"; allowed: ns3, ns2"
+    );
+    assert_eq!(
+        err(OK, &[("tcp.delayed_ack", "yes")]),
+        "tcp.delayed_ack: must be true or false, got a string"
+    );
+    assert!(err(OK, &[("topology", "3")]).starts_with("topology: must be a table"));
+}
+
+#[test]
+fn required_keys_and_syntax() {
+    assert_eq!(
+        err("[traffic.schedule]\nkind = \"constant\"\nflows = 1\n", &[]),
+        "duration_s: is required"
+    );
+    assert!(err("duration_s = 10\n", &[]).starts_with("traffic.schedule.kind: is required"));
+    assert!(err("duration_s = = 3", &[]).starts_with("TOML syntax error"));
+    let bad_remove = format!(
+        "duration_s = 10.0\n[traffic.schedule]\nkind = \"events\"\nevents = [{{ t_s = 1.0, remove = 2 }}]\n"
+    );
+    assert_eq!(
+        err(&bad_remove, &[]),
+        "traffic.schedule.events[0].remove: removes more flows than are active"
+    );
+}
