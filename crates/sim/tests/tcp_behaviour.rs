@@ -13,6 +13,9 @@ use std::collections::{BinaryHeap, HashMap};
 const SENDER: u32 = 0;
 const RECEIVER: u32 = 1;
 
+/// A packet on the wire: (arrival time, order, destination, seq, flags, sent time).
+type OnWire = Reverse<(u64, u64, u32, u32, u8, u64)>;
+
 /// What happened on the path.
 #[derive(Default)]
 struct Trace {
@@ -36,7 +39,7 @@ fn run_path(
     let mut rx = Receiver::new(0, SENDER);
     let delay = ms_to_ns(delay_ms);
     let end = s_to_ns(duration_s);
-    let mut heap: BinaryHeap<Reverse<(u64, u64, u32, u32, u8, u64)>> = BinaryHeap::new();
+    let mut heap: BinaryHeap<OnWire> = BinaryHeap::new();
     let mut seq_no = 0u64;
     let mut link_free = 0u64;
     let mut times_sent: HashMap<u32, u32> = HashMap::new();
