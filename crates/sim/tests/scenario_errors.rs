@@ -84,11 +84,9 @@ fn required_keys_and_syntax() {
     );
     assert!(err("duration_s = 10\n", &[]).starts_with("traffic.schedule.kind: is required"));
     assert!(err("duration_s = = 3", &[]).starts_with("TOML syntax error"));
-    let bad_remove = format!(
-        "duration_s = 10.0\n[traffic.schedule]\nkind = \"events\"\nevents = [{{ t_s = 1.0, remove = 2 }}]\n"
-    );
+    let bad_remove = "duration_s = 10.0\n[traffic.schedule]\nkind = \"events\"\nevents = [{ t_s = 1.0, remove = 2 }]\n";
     assert_eq!(
-        err(&bad_remove, &[]),
+        err(bad_remove, &[]),
         "traffic.schedule.events[0].remove: removes more flows than are active"
     );
 }
