@@ -20,7 +20,7 @@ use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::Sender;
 use crate::time::{ms_to_ns, ns_to_s, s_to_ns, tx_time_ns};
 use crate::traffic::{self, FlowPlan};
-use aqm::Rng;
+use aqm::{Aqm, Rng};
 
 /// One flow: its endpoints, TCP state and pending timer events.
 struct Flow {
@@ -60,13 +60,20 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// Build the network, the flows and the initial events of `scenario`.
+    /// Build the network, the flows and the initial events of `scenario`, with the AQM the
+    /// scenario names on the bottleneck.
     pub fn new(scenario: Scenario) -> Result<Self, ScenarioError> {
+        let aqm = aqm_factory::build(&scenario.queue)?;
+        Self::with_aqm(scenario, aqm)
+    }
+
+    /// Like [`Simulation::new`], with any [`Aqm`] on the bottleneck (for algorithms that
+    /// are not, or not yet, part of the scenario format).
+    pub fn with_aqm(scenario: Scenario, aqm: Box<dyn Aqm>) -> Result<Self, ScenarioError> {
         let seed = scenario.seed;
         let window = Window::from_s(scenario.measure.window_s[0], scenario.measure.window_s[1]);
         let plans = traffic::plan(&scenario.traffic, scenario.duration_s, seed)?;
         let q = &scenario.queue;
-        let aqm = aqm_factory::build(q)?;
         let series = Series::new(aqm.probe_names());
         // The bottleneck is the first port of the dumbbell; its AQM draws from stream aqm/0.
         let managed = ManagedQueue::new(
