@@ -36,6 +36,22 @@ struct Flow {
     stats: FlowStats,
 }
 
+/// Queue `event` at `deadline` unless an event already pending (at `pending`) fires no later;
+/// an event that fires before its deadline re-queues itself, so deadlines can move freely.
+fn queue_timer(
+    events: &mut EventQueue,
+    deadline: Option<u64>,
+    pending: &mut Option<u64>,
+    event: Event,
+) {
+    if let Some(d) = deadline {
+        if pending.is_none_or(|e| d < e) {
+            *pending = Some(d);
+            events.push(d, event);
+        }
+    }
+}
+
 /// A simulation of one scenario.
 pub struct Simulation {
     scenario: Scenario,
@@ -326,23 +342,25 @@ impl Simulation {
     /// Keep one Rto event queued no later than the sender's deadline.
     fn sync_rto_timer(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
-        if let Some(deadline) = f.sender.rto_deadline_ns() {
-            if f.rto_event_ns.is_none_or(|e| deadline < e) {
-                f.rto_event_ns = Some(deadline);
-                self.events.push(deadline, Event::Rto { flow });
-            }
-        }
+        let deadline = f.sender.rto_deadline_ns();
+        queue_timer(
+            &mut self.events,
+            deadline,
+            &mut f.rto_event_ns,
+            Event::Rto { flow },
+        );
     }
 
     /// Keep one DelAck event queued no later than the receiver's deadline.
     fn sync_delack_timer(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
-        if let Some(deadline) = f.receiver.delack_deadline_ns() {
-            if f.delack_event_ns.is_none_or(|e| deadline < e) {
-                f.delack_event_ns = Some(deadline);
-                self.events.push(deadline, Event::DelAck { flow });
-            }
-        }
+        let deadline = f.receiver.delack_deadline_ns();
+        queue_timer(
+            &mut self.events,
+            deadline,
+            &mut f.delack_event_ns,
+            Event::DelAck { flow },
+        );
     }
 
     fn schedule_aqm_timer(&mut self) {
