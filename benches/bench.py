@@ -1,0 +1,196 @@
+"""Time BetaRED scenario 2 in fresh processes and record the numbers in BENCHMARKS.md.
+
+Usage: python benches/bench.py   (from the repository root, after `make build`)
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SCENARIO = REPO_ROOT / "experiments" / "betared" / "scenario2.toml"
+OUTPUT = REPO_ROOT / "BENCHMARKS.md"
+REPEATS = 3
+N_MAX_TIMED = 800
+N_MAX_MEMORY = (200, 800, 1600)
+
+# Runs in a fresh interpreter. It loads the extension module without importing the aqmlab
+# package (pandas, pyarrow), so the peak RSS is the simulator's plus a bare interpreter's.
+CHILD = r"""
+import importlib.machinery, importlib.util, json, resource, sys, time
+pkg_dirs = importlib.util.find_spec("aqmlab").submodule_search_locations
+finder = importlib.machinery.FileFinder(
+    pkg_dirs[0],
+    (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES),
+)
+spec = finder.find_spec("aqmlab._core")
+core = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(core)
+with open(sys.argv[1], encoding="utf-8") as f:
+    text = f.read()
+sets = [tuple(pair) for pair in json.loads(sys.argv[2])]
+base_rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t0 = time.perf_counter()
+out = core.run_scenario(text, sets, None, None)
+wall_s = time.perf_counter() - t0
+summary = out["summary"]
+print(json.dumps({
+    "wall_s": wall_s,
+    "base_rss_kib": base_rss_kib,
+    "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    "events": summary["events"],
+    "bottleneck_departures": summary["bottleneck_departures"],
+}))
+"""
+
+
+def run_once(aqm: str, n_max: int) -> dict:
+    """One full run of scenario 2 in a fresh subprocess."""
+    sets = [["queue.aqm", aqm], ["traffic.schedule.n_max", str(n_max)]]
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(SCENARIO), json.dumps(sets)],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+    )
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr)
+        raise SystemExit(f"bench run failed: aqm={aqm} n_max={n_max}")
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def timed(aqm: str, n_max: int) -> dict:
+    """Medians over REPEATS runs of wall time, rates and peak RSS."""
+    runs = [run_once(aqm, n_max) for _ in range(REPEATS)]
+    return {
+        "wall_s": statistics.median(r["wall_s"] for r in runs),
+        "events_per_s": statistics.median(r["events"] / r["wall_s"] for r in runs),
+        "pkts_per_s": statistics.median(r["bottleneck_departures"] / r["wall_s"] for r in runs),
+        "peak_rss_mib": statistics.median(r["peak_rss_kib"] for r in runs) / 1024,
+        "base_rss_mib": statistics.median(r["base_rss_kib"] for r in runs) / 1024,
+        "events": runs[0]["events"],
+        "bottleneck_departures": runs[0]["bottleneck_departures"],
+    }
+
+
+def cpu_model() -> str:
+    """The CPU model name from /proc/cpuinfo, or the platform's processor string."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def ram_gib() -> str:
+    """Total memory from /proc/meminfo, in GiB."""
+    try:
+        with open("/proc/meminfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    return f"{int(line.split()[1]) / 2**20:.1f} GiB"
+    except OSError:
+        pass
+    return "unknown"
+
+
+def rustc_version() -> str:
+    """`rustc --version` from PATH or ~/.cargo/bin."""
+    rustc = shutil.which("rustc") or str(Path.home() / ".cargo" / "bin" / "rustc")
+    try:
+        return subprocess.run(
+            [rustc, "--version"], check=True, capture_output=True, text=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def aqmlab_version() -> str:
+    """The version reported by the extension module."""
+    code = "import aqmlab; print(aqmlab.__version__)"
+    proc = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return proc.stdout.strip()
+
+
+def report(speed: dict[str, dict], memory: dict[int, dict]) -> str:
+    """BENCHMARKS.md as text."""
+    lines = [
+        "# Benchmarks",
+        "",
+        "Recorded by `make bench` (`benches/bench.py`).",
+        "",
+        f"- CPU: {cpu_model()}",
+        f"- cores: {os.cpu_count()}",
+        f"- RAM: {ram_gib()}",
+        f"- rustc: {rustc_version()}",
+        f"- Python: {platform.python_version()}",
+        f"- aqmlab: {aqmlab_version()}",
+        f"- date: {datetime.date.today().isoformat()}",
+        "",
+        f"## BetaRED scenario 2, N_max = {N_MAX_TIMED}, 250 s simulated",
+        "",
+        "| AQM | wall time (s) | events | events/s | bottleneck packets | "
+        "bottleneck packets/s | peak RSS (MiB) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for aqm, r in speed.items():
+        lines.append(
+            f"| {aqm} | {r['wall_s']:.3f} | {r['events']:,} | {r['events_per_s']:,.0f} | "
+            f"{r['bottleneck_departures']:,} | {r['pkts_per_s']:,.0f} | {r['peak_rss_mib']:.1f} |"
+        )
+    lines += [
+        "",
+        "## Memory against the number of flows (drop tail)",
+        "",
+        "| N_max | wall time (s) | peak RSS (MiB) |",
+        "|---:|---:|---:|",
+    ]
+    for n_max, r in memory.items():
+        lines.append(f"| {n_max} | {r['wall_s']:.3f} | {r['peak_rss_mib']:.1f} |")
+    base_rss_mib = next(iter(speed.values()))["base_rss_mib"]
+    method = (
+        "Each run is a fresh Python process that loads only the extension module, reads "
+        "`experiments/betared/scenario2.toml` with `traffic.schedule.n_max` and `queue.aqm` "
+        "overridden, and calls `_core.run_scenario` once with no progress callback. The wall "
+        "time is `time.perf_counter()` around that call: validating the scenario, building the "
+        "network, simulating, computing the metrics and converting the tables to Python lists "
+        "are included; interpreter start-up is not. Peak RSS is `ru_maxrss` of that process at "
+        f"the end (before the run it is {base_rss_mib:.1f} MiB: interpreter plus extension). "
+        "Events/s is the number of events the simulator processed divided by the wall time; "
+        "bottleneck packets/s counts packets sent on the bottleneck link per wall second. Each "
+        f"figure is the median of {REPEATS} runs; the memory probe runs once per N_max. "
+        "Nothing is written to disk during the timed call."
+    )
+    lines += ["", "## Method", "", textwrap.fill(method, width=100), ""]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    speed = {}
+    for aqm in ("droptail", "red"):
+        speed[aqm] = timed(aqm, N_MAX_TIMED)
+        print(f"{aqm}: {speed[aqm]['wall_s']:.3f} s", file=sys.stderr)
+    memory = {}
+    for n_max in N_MAX_MEMORY:
+        r = run_once("droptail", n_max)
+        memory[n_max] = {"wall_s": r["wall_s"], "peak_rss_mib": r["peak_rss_kib"] / 1024}
+        print(f"N_max={n_max}: {memory[n_max]['peak_rss_mib']:.1f} MiB", file=sys.stderr)
+    OUTPUT.write_text(report(speed, memory), encoding="utf-8")
+    print(f"wrote {OUTPUT.relative_to(REPO_ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

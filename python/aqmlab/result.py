@@ -1,0 +1,164 @@
+"""The outcome of one run as DataFrames, and its deterministic on-disk form."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import _core
+
+TABLES = ("summary", "timeseries", "flows", "cwnd")
+"""The tables of a run; each is written as `<name>.parquet` (and `<name>.csv` on request)."""
+
+SUMMARY_JSON = "summary.json"
+
+
+def _json_safe(value: Any) -> Any:
+    """Replace non-finite floats by None, recursively, so the JSON is strict."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Mapping):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def _write_parquet(df: pd.DataFrame, path: Path) -> None:
+    """Write a DataFrame with fixed options and no index or library-version metadata."""
+    table = pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(None)
+    pq.write_table(
+        table,
+        path,
+        compression="zstd",
+        compression_level=3,
+        use_dictionary=True,
+        write_statistics=True,
+        version="2.6",
+        data_page_version="1.0",
+    )
+
+
+class RunResult:
+    """Summary (one row), time series, per-flow table and cwnd traces of one run,
+    with the provenance needed to repeat it."""
+
+    def __init__(
+        self,
+        summary: Mapping[str, Any],
+        timeseries: pd.DataFrame,
+        flows: pd.DataFrame,
+        cwnd: pd.DataFrame,
+        scenario_text: str,
+        seed: int,
+        source: str | None = None,
+        overrides: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        self.summary_dict = dict(summary)
+        self.summary = pd.DataFrame([self.summary_dict])
+        self.timeseries = timeseries
+        self.flows = flows
+        self.cwnd = cwnd
+        self.scenario_text = scenario_text
+        self.seed = int(seed)
+        self.source = source
+        self.overrides = [(str(k), str(v)) for k, v in overrides]
+
+    @classmethod
+    def from_core(
+        cls,
+        out: Mapping[str, Any],
+        source: str | None = None,
+        overrides: Sequence[tuple[str, str]] = (),
+    ) -> RunResult:
+        """Wrap the dict returned by `_core.run_scenario`."""
+        return cls(
+            summary=out["summary"],
+            timeseries=pd.DataFrame(out["timeseries"]),
+            flows=pd.DataFrame(out["flows"]),
+            cwnd=pd.DataFrame(out["cwnd"]),
+            scenario_text=out["scenario"],
+            seed=out["seed"],
+            source=source,
+            overrides=overrides,
+        )
+
+    @classmethod
+    def read(cls, out_dir: str | os.PathLike[str]) -> RunResult:
+        """Load a result written by `write`."""
+        out_dir = Path(out_dir)
+        meta = json.loads((out_dir / SUMMARY_JSON).read_text(encoding="utf-8"))
+        # Parquet stores NaN metrics (an undefined settling time) as null.
+        row = pq.read_table(out_dir / "summary.parquet").to_pylist()[0]
+        summary = {k: math.nan if v is None else v for k, v in row.items()}
+        return cls(
+            summary=summary,
+            timeseries=pd.read_parquet(out_dir / "timeseries.parquet"),
+            flows=pd.read_parquet(out_dir / "flows.parquet"),
+            cwnd=pd.read_parquet(out_dir / "cwnd.parquet"),
+            scenario_text=meta["scenario"],
+            seed=meta["seed"],
+            source=meta["source"],
+            overrides=[tuple(pair) for pair in meta["overrides"]],
+        )
+
+    def provenance(self) -> dict[str, Any]:
+        """The content of summary.json: version, seed, scenario, source, overrides, summary."""
+        return _json_safe(
+            {
+                "aqmlab_version": _core.version(),
+                "seed": self.seed,
+                "scenario": self.scenario_text,
+                "source": self.source,
+                "overrides": [list(pair) for pair in self.overrides],
+                "summary": self.summary_dict,
+            }
+        )
+
+    def write(self, out_dir: str | os.PathLike[str], csv: bool = False) -> Path:
+        """Write the tables as Parquet (and CSV when `csv`) plus summary.json into `out_dir`.
+
+        Files are built in a temporary sibling directory that replaces `out_dir` only once
+        complete, so a failed or interrupted write leaves nothing half-written.
+        """
+        out_dir = Path(out_dir)
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        tmp_dir = out_dir.parent / f".{out_dir.name}.tmp-{os.getpid()}"
+        old_dir = out_dir.parent / f".{out_dir.name}.old-{os.getpid()}"
+        for stale in (tmp_dir, old_dir):
+            shutil.rmtree(stale, ignore_errors=True)
+        tmp_dir.mkdir()
+        try:
+            for name in TABLES:
+                df = getattr(self, name)
+                _write_parquet(df, tmp_dir / f"{name}.parquet")
+                if csv:
+                    df.to_csv(tmp_dir / f"{name}.csv", index=False, lineterminator="\n")
+            text = json.dumps(self.provenance(), sort_keys=True, indent=2, allow_nan=False)
+            (tmp_dir / SUMMARY_JSON).write_text(text + "\n", encoding="utf-8")
+            if out_dir.exists():
+                out_dir.rename(old_dir)
+            tmp_dir.rename(out_dir)
+        except BaseException:
+            shutil.rmtree(tmp_dir, ignore_errors=True)
+            if old_dir.exists() and not out_dir.exists():
+                old_dir.rename(out_dir)
+            raise
+        shutil.rmtree(old_dir, ignore_errors=True)
+        return out_dir
+
+    def __repr__(self) -> str:
+        aqm = self.summary_dict.get("aqm")
+        return (
+            f"RunResult(aqm={aqm!r}, seed={self.seed}, timeseries={len(self.timeseries)} rows, "
+            f"flows={len(self.flows)} rows)"
+        )

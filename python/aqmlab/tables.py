@@ -1,0 +1,78 @@
+"""Plain-text tables of summary metrics for the terminal."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+
+class Metric(NamedTuple):
+    """A summary column shown as `label`, multiplied by `scale`, with `decimals` digits."""
+
+    key: str
+    label: str
+    scale: float
+    decimals: int
+
+
+PAPER_METRICS = (
+    Metric("avg_queue_pkts", "avg queue (pkts)", 1.0, 1),
+    Metric("drop_rate", "drop rate (%)", 100.0, 3),
+    Metric("throughput_mbps", "throughput (Mb/s)", 1.0, 3),
+    Metric("delay_mean_ms", "delay (ms)", 1.0, 2),
+    Metric("jitter_ms", "jitter (ms)", 1.0, 3),
+)
+"""The five metrics of the BetaRED paper (Appl. Sci. 2022, §3.2)."""
+
+RUN_METRICS = PAPER_METRICS + (
+    Metric("link_efficiency", "link efficiency (%)", 100.0, 2),
+    Metric("jain_fairness", "Jain fairness", 1.0, 4),
+)
+"""What `aqmlab run` prints after a run."""
+
+
+def format_number(value: Any, scale: float = 1.0, decimals: int = 1) -> str:
+    """`value * scale` with `decimals` digits; None and NaN show as `n/a`."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return f"{float(value) * scale:.{decimals}f}"
+
+
+def format_metric(summary: Mapping[str, Any], metric: Metric) -> str:
+    """One metric of a summary as text; a missing key shows as `n/a`."""
+    return format_number(summary.get(metric.key), metric.scale, metric.decimals)
+
+
+def render_table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], text_columns: int = 1
+) -> str:
+    """Columns padded to their widest cell; the first `text_columns` left-aligned, the
+    (numeric) rest right-aligned."""
+    widths = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            str(c).ljust(w) if i < text_columns else str(c).rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths))
+        ]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(headers), rule, *(line(r) for r in rows)])
+
+
+def summary_table(summary: Mapping[str, Any]) -> str:
+    """The main metrics of one run, one per line."""
+    window = (
+        f"{format_number(summary.get('window_start_s'))}"
+        f"-{format_number(summary.get('window_end_s'))}"
+    )
+    rows = [
+        ("AQM", str(summary.get("aqm", "n/a"))),
+        ("window (s)", window),
+        ("flows", str(summary.get("flows_total", "n/a"))),
+        ("seed", str(summary.get("seed", "n/a"))),
+    ]
+    rows += [(m.label, format_metric(summary, m)) for m in RUN_METRICS]
+    return render_table(("metric", "value"), rows)

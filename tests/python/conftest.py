@@ -1,0 +1,49 @@
+"""Shared fixtures: a small scenario (RED, 10 flows, 5 s) and a helper that runs the CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from aqmlab import Scenario, run
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SCENARIO1 = REPO_ROOT / "experiments" / "betared" / "scenario1.toml"
+SMALL_OVERRIDES = {
+    "queue.aqm": "red",
+    "traffic.schedule.flows": 10,
+    "duration_s": 5.0,
+    "measure.window_s": [0.0, 5.0],
+}
+
+
+def run_cli(*args: str, cwd: Path = REPO_ROOT) -> subprocess.CompletedProcess:
+    """Run `python -m aqmlab.cli ARGS` and capture its output."""
+    return subprocess.run(
+        [sys.executable, "-m", "aqmlab.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="session")
+def small_scenario() -> Scenario:
+    return Scenario.load(SCENARIO1).with_(SMALL_OVERRIDES)
+
+
+@pytest.fixture(scope="session")
+def small_scenario_file(small_scenario: Scenario, tmp_path_factory) -> Path:
+    """The small scenario, resolved, as a file named small.toml."""
+    path = tmp_path_factory.mktemp("scenario") / "small.toml"
+    path.write_text(small_scenario.resolved(), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def small_result(small_scenario: Scenario):
+    return run(small_scenario)

@@ -1,0 +1,101 @@
+"""Scenario loading, overrides and validation against the real core."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from aqmlab import Scenario, ScenarioError
+from aqmlab.scenario import toml_literal
+from conftest import SCENARIO1
+
+tomllib = pytest.importorskip("tomllib")
+
+
+def test_load_keeps_text_and_source():
+    scenario = Scenario.load(SCENARIO1)
+    assert scenario.text == SCENARIO1.read_text(encoding="utf-8")
+    assert scenario.source == str(SCENARIO1)
+    assert scenario.overrides == ()
+
+
+def test_from_text_has_no_source():
+    scenario = Scenario.from_text(SCENARIO1.read_text(encoding="utf-8"))
+    assert scenario.source is None
+
+
+def test_with_returns_new_scenario():
+    base = Scenario.load(SCENARIO1)
+    changed = base.with_({"queue.aqm": "red"}, duration_s=5.0, traffic__schedule__flows=10)
+    assert base.overrides == ()
+    assert changed.overrides == (
+        ("queue.aqm", '"red"'),
+        ("duration_s", "5.0"),
+        ("traffic.schedule.flows", "10"),
+    )
+    assert changed.source == base.source
+    assert changed.with_literals([("queue.aqm", "droptail")]).overrides[-1] == (
+        "queue.aqm",
+        "droptail",
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "literal"),
+    [
+        ("red", '"red"'),
+        ('a"b', '"a\\"b"'),
+        (True, "true"),
+        (False, "false"),
+        (800, "800"),
+        (0.1, "0.1"),
+        (1e-7, "1e-07"),
+        (2.0, "2.0"),
+        (math.inf, "inf"),
+        ([0.0, 5.0], "[0.0, 5.0]"),
+        ({"a": 1}, '{"a" = 1}'),
+        (np.int64(3), "3"),
+        (np.float64(0.5), "0.5"),
+        (np.bool_(True), "true"),
+    ],
+)
+def test_toml_literal(value, literal):
+    assert toml_literal(value) == literal
+    assert tomllib.loads(f"x = {literal}")["x"] == value
+
+
+def test_resolved_applies_overrides(small_scenario):
+    resolved = tomllib.loads(small_scenario.with_(queue__aqm="red").resolved())
+    assert resolved["queue"]["aqm"] == "red"
+    assert resolved["duration_s"] == 5.0
+    assert resolved["traffic"]["schedule"]["flows"] == 10
+
+
+def test_resolved_is_canonical(small_scenario):
+    resolved = small_scenario.resolved()
+    assert Scenario.from_text(resolved).resolved() == resolved
+
+
+def test_unknown_key_is_rejected():
+    with pytest.raises(ScenarioError, match="no_such_key"):
+        Scenario.load(SCENARIO1).with_(queue__no_such_key=1).resolved()
+
+
+def test_bad_value_names_allowed_values():
+    with pytest.raises(ScenarioError) as info:
+        Scenario.load(SCENARIO1).with_(queue__aqm="no_such_aqm").resolved()
+    message = str(info.value)
+    assert "queue.aqm" in message
+    assert "droptail" in message
+    assert "\n" not in message
+
+
+def test_toml_syntax_error_is_scenario_error():
+    with pytest.raises(ScenarioError):
+        Scenario.from_text("duration_s = = 1").resolved()
+
+
+def test_scenario_error_is_value_error():
+    assert issubclass(ScenarioError, ValueError)
