@@ -98,6 +98,12 @@ pub trait Aqm {
     fn averaged_queue_pkts(&self) -> Option<f64> {
         None
     }
+
+    /// The drop probability the AQM's curve gives for an averaged queue of `q_avg_pkts` in
+    /// its current state, for AQMs that have such a curve (the RED family).
+    fn drop_probability_at(&self, _q_avg_pkts: f64) -> Option<f64> {
+        None
+    }
 }
 
 /// A parameter outside its allowed range: which one, and what is allowed.

@@ -6,12 +6,33 @@
 //! experiments from Python. The contract is in [`contract`]; each algorithm lives in a file of
 //! its own.
 
+pub mod abetared;
+pub mod adaptive_beta;
+pub mod ared;
+pub mod beta_curve;
+pub mod betared;
+pub mod codel;
 pub mod contract;
+pub mod dbetared;
+pub mod drop_decision;
 pub mod droptail;
+pub mod math;
+pub mod pie;
 pub mod red;
+pub mod red_average;
+pub mod red_core;
 pub mod rng;
 
+pub use abetared::{ABetaRed, ABetaRedParams};
+pub use adaptive_beta::LinkContext;
+pub use ared::{Ared, AredParams};
+pub use beta_curve::BetaCurve;
+pub use betared::{BetaRed, BetaRedParams};
+pub use codel::{CoDel, CoDelParams};
 pub use contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, QueueView};
+pub use dbetared::{DBetaRed, DBetaRedParams};
+pub use drop_decision::Spacing;
 pub use droptail::DropTail;
+pub use pie::{Pie, PieParams};
 pub use red::{Red, RedParams};
 pub use rng::Rng;

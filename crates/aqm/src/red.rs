@@ -1,8 +1,11 @@
-//! RED, Random Early Detection (Floyd & Jacobson 1993), in the form the BetaRED paper states
-//! it (Giménez et al. 2022, §2, eq. (1)–(2)): an exponentially weighted moving average of the
-//! queue updated on every arrival, and a drop probability linear between two thresholds.
+//! RED, Random Early Detection (Floyd & Jacobson 1993), as the BetaRED paper states it
+//! (Giménez et al. 2022, §2, eq. (1)–(2)) with the options of the original and of ns-2/ns-3:
+//! the idle-time correction of the average, the gentle region, count-based spacing of drops,
+//! byte mode, and ECN marking (by the host, on early drops).
 
 use crate::contract::{Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
+use crate::drop_decision::Spacing;
+use crate::red_core::RedCore;
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -11,25 +14,54 @@ use serde::{Deserialize, Serialize};
 pub struct RedParams {
     /// Minimum threshold q_min, packets: no early drops below it.
     pub q_min_pkts: f64,
-    /// Maximum threshold q_max, packets: every arrival is dropped above it.
+    /// Maximum threshold q_max, packets: above it every arrival is dropped (or, with the
+    /// gentle region, the probability rises linearly to 1 at 2·q_max).
     pub q_max_pkts: f64,
     /// Drop probability at q_max, p_max, in (0, 1].
     pub p_max: f64,
     /// EWMA weight w, in (0, 1].
     pub w: f64,
+    /// Gentle RED: p = p_max + (1 − p_max)(q_avg − q_max)/q_max between q_max and 2·q_max.
+    pub gentle: bool,
+    /// Spacing of drops: `none`, `uniform` or `wait`.
+    pub spacing: Spacing,
+    /// Byte mode: the drop probability scales with packet size / `mean_pkt_bytes`.
+    pub byte_mode: bool,
+    /// Decay the average over idle periods.
+    pub idle_correction: bool,
+    /// Typical packet size, bytes (idle-time correction and byte mode).
+    pub mean_pkt_bytes: f64,
 }
 
 impl Default for RedParams {
     /// Floyd & Jacobson's recommendations scaled to a 1000-packet buffer: thresholds 100/300
-    /// packets (q_max = 3 q_min), p_max = 0.1, w = 0.002.
+    /// packets (q_max = 3 q_min), p_max = 0.1, w = 0.002; the plain RED of the BetaRED paper's
+    /// equations otherwise (no gentle region, no spacing, packet mode), with the idle-time
+    /// correction of the original.
     fn default() -> Self {
         RedParams {
             q_min_pkts: 100.0,
             q_max_pkts: 300.0,
             p_max: 0.1,
             w: 0.002,
+            gentle: false,
+            spacing: Spacing::None,
+            byte_mode: false,
+            idle_correction: true,
+            mean_pkt_bytes: 1000.0,
         }
     }
+}
+
+/// Check the parameters shared by every RED-family algorithm.
+pub(crate) fn validate_common(w: f64, mean_pkt_bytes: f64) -> Result<(), ParamError> {
+    if !(w > 0.0 && w <= 1.0) {
+        return Err(ParamError::new("w", "must be in (0, 1]"));
+    }
+    if !(mean_pkt_bytes > 0.0 && mean_pkt_bytes.is_finite()) {
+        return Err(ParamError::new("mean_pkt_bytes", "must be a number > 0"));
+    }
+    Ok(())
 }
 
 impl RedParams {
@@ -47,10 +79,54 @@ impl RedParams {
         if !(self.p_max > 0.0 && self.p_max <= 1.0) {
             return Err(ParamError::new("p_max", "must be in (0, 1]"));
         }
-        if !(self.w > 0.0 && self.w <= 1.0) {
-            return Err(ParamError::new("w", "must be in (0, 1]"));
+        validate_common(self.w, self.mean_pkt_bytes)
+    }
+}
+
+/// RED's drop curve: linear from 0 at q_min to p_max at q_max, then 1 (or, gentle, linear to 1
+/// at 2·q_max).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinearCurve {
+    /// q_min, packets.
+    pub q_min_pkts: f64,
+    /// q_max, packets.
+    pub q_max_pkts: f64,
+    /// p_max.
+    pub p_max: f64,
+    /// Gentle region between q_max and 2·q_max.
+    pub gentle: bool,
+}
+
+impl LinearCurve {
+    /// Drop probability at averaged queue `q_avg`: BetaRED paper eq. (1),
+    /// p = p_max·(q_avg − q_min)/(q_max − q_min) on [q_min, q_max); gentle RED (self-tuning-RED
+    /// paper eq. (2.1)): p = p_max + (1 − p_max)·(q_avg − q_max)/q_max on [q_max, 2·q_max).
+    pub fn probability(&self, q_avg_pkts: f64) -> f64 {
+        let LinearCurve {
+            q_min_pkts,
+            q_max_pkts,
+            p_max,
+            gentle,
+        } = *self;
+        if q_avg_pkts < q_min_pkts {
+            0.0
+        } else if q_avg_pkts < q_max_pkts {
+            p_max * (q_avg_pkts - q_min_pkts) / (q_max_pkts - q_min_pkts)
+        } else if gentle && q_avg_pkts < 2.0 * q_max_pkts {
+            p_max + (1.0 - p_max) * (q_avg_pkts - q_max_pkts) / q_max_pkts
+        } else {
+            1.0
         }
-        Ok(())
+    }
+
+    /// Whether q_avg is in the forced-drop region (above q_max, or 2·q_max when gentle).
+    pub fn forced(&self, q_avg_pkts: f64) -> bool {
+        q_avg_pkts
+            >= if self.gentle {
+                2.0 * self.q_max_pkts
+            } else {
+                self.q_max_pkts
+            }
     }
 }
 
@@ -58,10 +134,8 @@ impl RedParams {
 #[derive(Clone, Debug)]
 pub struct Red {
     params: RedParams,
-    /// Averaged queue q_avg, packets.
-    q_avg_pkts: f64,
-    /// Drop probability computed at the last arrival.
-    p: f64,
+    curve: LinearCurve,
+    core: RedCore,
 }
 
 impl Red {
@@ -69,9 +143,20 @@ impl Red {
     pub fn new(params: RedParams) -> Result<Self, ParamError> {
         params.validate()?;
         Ok(Red {
+            curve: LinearCurve {
+                q_min_pkts: params.q_min_pkts,
+                q_max_pkts: params.q_max_pkts,
+                p_max: params.p_max,
+                gentle: params.gentle,
+            },
+            core: RedCore::new(
+                params.w,
+                params.idle_correction,
+                params.spacing,
+                params.byte_mode,
+                params.mean_pkt_bytes,
+            ),
             params,
-            q_avg_pkts: 0.0,
-            p: 0.0,
         })
     }
 
@@ -80,22 +165,9 @@ impl Red {
         &self.params
     }
 
-    /// Drop probability for an averaged queue, BetaRED paper eq. (1):
-    /// 0 below q_min, p_max·(q_avg − q_min)/(q_max − q_min) between the thresholds, 1 above q_max.
+    /// Drop probability for an averaged queue (eq. (1), with the gentle region if enabled).
     pub fn drop_probability(&self, q_avg_pkts: f64) -> f64 {
-        let RedParams {
-            q_min_pkts,
-            q_max_pkts,
-            p_max,
-            ..
-        } = self.params;
-        if q_avg_pkts < q_min_pkts {
-            0.0
-        } else if q_avg_pkts < q_max_pkts {
-            p_max * (q_avg_pkts - q_min_pkts) / (q_max_pkts - q_min_pkts)
-        } else {
-            1.0
-        }
+        self.curve.probability(q_avg_pkts)
     }
 }
 
@@ -106,22 +178,27 @@ impl Aqm for Red {
 
     fn on_enqueue(
         &mut self,
-        _now_ns: u64,
-        _pkt: PacketView,
+        now_ns: u64,
+        pkt: PacketView,
         queue: &QueueView,
         rng: &mut Rng,
     ) -> EnqueueVerdict {
-        // EWMA on every arrival, BetaRED paper eq. (2): q_avg ← (1 − w)·q_avg + w·q.
-        let w = self.params.w;
-        self.q_avg_pkts = (1.0 - w) * self.q_avg_pkts + w * f64::from(queue.len_pkts);
-        self.p = self.drop_probability(self.q_avg_pkts);
-        if self.q_avg_pkts >= self.params.q_max_pkts {
-            EnqueueVerdict::ForcedDrop
-        } else if self.p > 0.0 && rng.bernoulli(self.p) {
-            EnqueueVerdict::EarlyDrop
-        } else {
-            EnqueueVerdict::Accept
-        }
+        let curve = self.curve;
+        self.core.enqueue(now_ns, pkt, queue, rng, |q| {
+            (curve.probability(q), curve.forced(q))
+        })
+    }
+
+    fn on_dequeue(
+        &mut self,
+        now_ns: u64,
+        _sojourn_ns: u64,
+        _pkt: PacketView,
+        queue: &QueueView,
+        _rng: &mut Rng,
+    ) -> crate::contract::DequeueVerdict {
+        self.core.departure(now_ns, queue);
+        crate::contract::DequeueVerdict::Deliver
     }
 
     fn probe_names(&self) -> &'static [&'static str] {
@@ -129,12 +206,15 @@ impl Aqm for Red {
     }
 
     fn probe(&self, out: &mut Vec<f64>) {
-        out.push(self.q_avg_pkts);
-        out.push(self.p);
+        out.extend([self.core.q_avg_pkts(), self.core.p()]);
     }
 
     fn averaged_queue_pkts(&self) -> Option<f64> {
-        Some(self.q_avg_pkts)
+        Some(self.core.q_avg_pkts())
+    }
+
+    fn drop_probability_at(&self, q_avg_pkts: f64) -> Option<f64> {
+        Some(self.curve.probability(q_avg_pkts))
     }
 }
 
@@ -142,7 +222,7 @@ impl Aqm for Red {
 mod tests {
     use super::*;
 
-    fn queue(len_pkts: u32) -> QueueView {
+    pub(crate) fn queue(len_pkts: u32) -> QueueView {
         QueueView {
             len_pkts,
             len_bytes: u64::from(len_pkts) * 1000,
@@ -157,52 +237,69 @@ mod tests {
         ect: false,
     };
 
+    fn red(p: RedParams) -> Red {
+        Red::new(p).unwrap()
+    }
+
     #[test]
     fn drop_curve_is_linear_between_thresholds() {
-        let red = Red::new(RedParams {
+        let r = red(RedParams {
             q_min_pkts: 100.0,
             q_max_pkts: 300.0,
             p_max: 0.2,
-            w: 0.5,
-        })
-        .unwrap();
-        assert_eq!(red.drop_probability(99.9), 0.0);
-        assert!((red.drop_probability(200.0) - 0.1).abs() < 1e-15);
-        assert!((red.drop_probability(250.0) - 0.15).abs() < 1e-15);
-        assert_eq!(red.drop_probability(300.0), 1.0);
+            ..RedParams::default()
+        });
+        assert_eq!(r.drop_probability(99.9), 0.0);
+        assert!((r.drop_probability(200.0) - 0.1).abs() < 1e-15);
+        assert!((r.drop_probability(250.0) - 0.15).abs() < 1e-15);
+        assert_eq!(r.drop_probability(300.0), 1.0);
+    }
+
+    #[test]
+    fn gentle_region_rises_to_one_at_twice_q_max() {
+        let r = red(RedParams {
+            q_min_pkts: 100.0,
+            q_max_pkts: 300.0,
+            p_max: 0.2,
+            gentle: true,
+            ..RedParams::default()
+        });
+        assert!((r.drop_probability(300.0) - 0.2).abs() < 1e-15);
+        assert!((r.drop_probability(450.0) - 0.6).abs() < 1e-15);
+        assert_eq!(r.drop_probability(600.0), 1.0);
+        assert!(!r.curve.forced(599.0) && r.curve.forced(600.0));
     }
 
     #[test]
     fn ewma_follows_eq_2_on_every_arrival() {
-        let mut red = Red::new(RedParams {
+        let mut r = red(RedParams {
             w: 0.5,
             ..RedParams::default()
-        })
-        .unwrap();
+        });
         let mut rng = Rng::from_seed(1);
         // 0.5·0 + 0.5·40 = 20; 0.5·20 + 0.5·80 = 50; 0.5·50 + 0.5·10 = 30.
         for (q, expect) in [(40, 20.0), (80, 50.0), (10, 30.0)] {
             assert_eq!(
-                red.on_enqueue(0, PKT, &queue(q), &mut rng),
+                r.on_enqueue(0, PKT, &queue(q), &mut rng),
                 EnqueueVerdict::Accept
             );
-            assert!((red.averaged_queue_pkts().unwrap() - expect).abs() < 1e-12);
+            assert!((r.averaged_queue_pkts().unwrap() - expect).abs() < 1e-12);
         }
     }
 
     #[test]
     fn drop_frequency_matches_probability() {
-        let params = RedParams {
+        let mut r = red(RedParams {
             q_min_pkts: 0.0,
             q_max_pkts: 1000.0,
             p_max: 0.5,
             w: 1.0,
-        };
-        let mut red = Red::new(params).unwrap();
+            ..RedParams::default()
+        });
         let mut rng = Rng::from_seed(3);
         let n = 100_000;
         let drops = (0..n)
-            .filter(|_| red.on_enqueue(0, PKT, &queue(400), &mut rng) == EnqueueVerdict::EarlyDrop)
+            .filter(|_| r.on_enqueue(0, PKT, &queue(400), &mut rng) == EnqueueVerdict::EarlyDrop)
             .count();
         let freq = drops as f64 / n as f64;
         assert!((freq - 0.2).abs() < 0.005, "frequency {freq}");
@@ -210,34 +307,36 @@ mod tests {
 
     #[test]
     fn forced_drop_above_q_max() {
-        let mut red = Red::new(RedParams {
+        let mut r = red(RedParams {
             w: 1.0,
             ..RedParams::default()
-        })
-        .unwrap();
+        });
         let mut rng = Rng::from_seed(1);
         assert_eq!(
-            red.on_enqueue(0, PKT, &queue(300), &mut rng),
+            r.on_enqueue(0, PKT, &queue(300), &mut rng),
             EnqueueVerdict::ForcedDrop
         );
     }
 
     #[test]
     fn bad_parameters_name_the_field() {
-        let bad = RedParams {
-            q_max_pkts: 50.0,
-            ..RedParams::default()
-        };
-        assert_eq!(Red::new(bad).unwrap_err().field, "q_max_pkts");
-        let bad = RedParams {
-            p_max: 1.5,
-            ..RedParams::default()
-        };
-        assert_eq!(Red::new(bad).unwrap_err().field, "p_max");
-        let bad = RedParams {
-            w: 0.0,
-            ..RedParams::default()
-        };
-        assert_eq!(Red::new(bad).unwrap_err().field, "w");
+        let field = |p: RedParams| Red::new(p).unwrap_err().field;
+        let d = RedParams::default;
+        assert_eq!(
+            field(RedParams {
+                q_max_pkts: 50.0,
+                ..d()
+            }),
+            "q_max_pkts"
+        );
+        assert_eq!(field(RedParams { p_max: 1.5, ..d() }), "p_max");
+        assert_eq!(field(RedParams { w: 0.0, ..d() }), "w");
+        assert_eq!(
+            field(RedParams {
+                mean_pkt_bytes: 0.0,
+                ..d()
+            }),
+            "mean_pkt_bytes"
+        );
     }
 }

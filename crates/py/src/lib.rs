@@ -8,6 +8,9 @@ use pyo3::types::{PyDict, PyList};
 use sim::result::{Column, Table, Value};
 use sim::RunError;
 
+mod math;
+mod stepper;
+
 create_exception!(
     _core,
     ScenarioError,
@@ -15,7 +18,7 @@ create_exception!(
     "A scenario key is missing, unknown or out of range."
 );
 
-fn scenario_err(e: sim::ScenarioError) -> PyErr {
+pub(crate) fn scenario_err(e: sim::ScenarioError) -> PyErr {
     ScenarioError::new_err(e.to_string())
 }
 
@@ -103,5 +106,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
+    m.add_class::<stepper::AqmStepper>()?;
+    math::register(m)?;
     Ok(())
 }

@@ -25,7 +25,7 @@ pub fn resolve_scenario(text: &str, sets: &[(String, String)]) -> Result<String,
     let sc = scenario::load(text, sets)?;
     // Building the flows checks the schedule too (for example removing more than are active).
     traffic::plan(&sc.traffic, sc.duration_s, sc.seed)?;
-    aqm_factory::build(&sc.queue)?;
+    aqm_factory::build(&sc.queue, sc.topology.bottleneck_rate_mbps * 1e6)?;
     Ok(scenario::canonical::to_toml(&sc))
 }
 

@@ -79,7 +79,8 @@ impl Simulation {
     /// Build the network, the flows and the initial events of `scenario`, with the AQM the
     /// scenario names on the bottleneck.
     pub fn new(scenario: Scenario) -> Result<Self, ScenarioError> {
-        let aqm = aqm_factory::build(&scenario.queue)?;
+        let rate_bps = scenario.topology.bottleneck_rate_mbps * 1e6;
+        let aqm = aqm_factory::build(&scenario.queue, rate_bps)?;
         Self::with_aqm(scenario, aqm)
     }
 

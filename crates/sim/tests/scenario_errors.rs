@@ -42,7 +42,7 @@ fn unknown_keys_list_the_allowed_ones() {
 fn out_of_range_values_name_the_range() {
     assert_eq!(
         err(OK, &[("queue.red.p_max", "1.5")]),
-        "queue.red.p_max: must be a number in (0, 1]"
+        "queue.red.p_max: must be in (0, 1]"
     );
     assert_eq!(
         err(OK, &[("queue.red.q_max_pkts", "50")]),
@@ -60,10 +60,44 @@ fn out_of_range_values_name_the_range() {
 }
 
 #[test]
+fn aqm_parameter_errors_name_the_key() {
+    assert_eq!(
+        err(OK, &[("queue.betared.theta", "1.0")]),
+        "queue.betared.theta: must be in (0, 1)"
+    );
+    assert_eq!(
+        err(OK, &[("queue.betared.q_target_pkts", "1200")]),
+        "queue.betared.q_target_pkts: must be in (q_min_pkts, q_max_pkts) = (0, 1000)"
+    );
+    assert_eq!(
+        err(
+            OK,
+            &[
+                ("queue.betared.q_min_pkts", "500"),
+                ("queue.betared.q_max_pkts", "400")
+            ]
+        ),
+        "queue.betared.q_max_pkts: must be greater than q_min_pkts"
+    );
+    assert_eq!(
+        err(OK, &[("queue.dbetared.alpha", "0")]),
+        "queue.dbetared.alpha: must be in (0, 1]"
+    );
+    assert!(err(OK, &[("queue.red.spacing", "often")]).starts_with("queue.red.spacing: "));
+    assert!(err(OK, &[("queue.codel.interval", "100")])
+        .starts_with("queue.codel.interval: unknown key"));
+    // The adaptive variants check the target against the buffer only once the link is known.
+    assert_eq!(
+        err(OK, &[("queue.aqm", "dbetared"), ("queue.limit_pkts", "100")]),
+        "queue.dbetared.t_target_ms: gives q_target = C·T_target = 250.0 packets, outside (0, B) = (0, 100)"
+    );
+}
+
+#[test]
 fn wrong_choices_and_types() {
     assert_eq!(
         err(OK, &[("queue.aqm", "codel2")]),
-        "queue.aqm: unknown value \"codel2\"; allowed: droptail, red"
+        "queue.aqm: unknown value \"codel2\"; allowed: droptail, red, ared, betared, abetared, dbetared, codel, pie"
     );
     assert_eq!(
         err(OK, &[("tcp.preset", "ns4")]),

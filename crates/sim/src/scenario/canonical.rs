@@ -1,6 +1,7 @@
 //! The canonical text of a resolved scenario: every key with the value the run used, so the
 //! file alone reproduces the run.
 
+use super::aqm_params;
 use super::model::*;
 use super::parse::cc_name;
 use crate::tcp::config::TcpConfig;
@@ -151,15 +152,13 @@ pub fn to_toml(sc: &Scenario) -> String {
                 ("limit_pkts", i(q.limit_pkts)),
                 ("limit_bytes", i(q.limit_bytes as i64)),
                 ("ecn", Value::Boolean(q.ecn)),
-                (
-                    "red",
-                    table(vec![
-                        ("q_min_pkts", f(q.red.q_min_pkts)),
-                        ("q_max_pkts", f(q.red.q_max_pkts)),
-                        ("p_max", f(q.red.p_max)),
-                        ("w", f(q.red.w)),
-                    ]),
-                ),
+                ("red", aqm_params::to_value(&q.red)),
+                ("ared", aqm_params::to_value(&q.ared)),
+                ("betared", aqm_params::to_value(&q.betared)),
+                ("abetared", aqm_params::to_value(&q.abetared)),
+                ("dbetared", aqm_params::to_value(&q.dbetared)),
+                ("codel", aqm_params::to_value(&q.codel)),
+                ("pie", aqm_params::to_value(&q.pie)),
             ]),
         ),
         ("tcp", tcp(&sc.tcp)),

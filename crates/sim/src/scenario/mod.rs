@@ -1,5 +1,6 @@
 //! Scenario files: TOML read and validated once, overrides applied, canonical text written.
 
+pub mod aqm_params;
 pub mod canonical;
 pub mod error;
 pub mod model;

@@ -1,7 +1,9 @@
 //! A scenario as the simulator uses it: every value resolved, validated, with units in names.
 
 use crate::tcp::config::TcpConfig;
-use aqm::RedParams;
+use aqm::{
+    ABetaRedParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams, PieParams, RedParams,
+};
 
 /// One complete, validated scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,20 +63,51 @@ pub enum DelaySpec {
 pub enum AqmKind {
     /// Drop tail only.
     DropTail,
-    /// RED with a linear drop curve.
+    /// RED.
     Red,
+    /// Adaptive RED.
+    Ared,
+    /// BetaRED.
+    BetaRed,
+    /// Adaptive BetaRED.
+    ABetaRed,
+    /// Dynamic BetaRED.
+    DBetaRed,
+    /// CoDel.
+    CoDel,
+    /// PIE.
+    Pie,
 }
 
+/// Every [`AqmKind`] with its name as written in scenarios.
+pub const AQMS: &[(AqmKind, &str)] = &[
+    (AqmKind::DropTail, "droptail"),
+    (AqmKind::Red, "red"),
+    (AqmKind::Ared, "ared"),
+    (AqmKind::BetaRed, "betared"),
+    (AqmKind::ABetaRed, "abetared"),
+    (AqmKind::DBetaRed, "dbetared"),
+    (AqmKind::CoDel, "codel"),
+    (AqmKind::Pie, "pie"),
+];
+
 /// Names of [`AqmKind`] as written in scenarios.
-pub const AQM_NAMES: &[&str] = &["droptail", "red"];
+pub const AQM_NAMES: &[&str] = &[
+    "droptail", "red", "ared", "betared", "abetared", "dbetared", "codel", "pie",
+];
 
 impl AqmKind {
     /// Name as written in scenarios.
     pub fn name(self) -> &'static str {
-        match self {
-            AqmKind::DropTail => "droptail",
-            AqmKind::Red => "red",
-        }
+        AQMS.iter()
+            .find(|(k, _)| *k == self)
+            .map(|(_, n)| *n)
+            .expect("every kind is listed")
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        AQMS.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)
     }
 }
 
@@ -91,6 +124,18 @@ pub struct QueueSpec {
     pub ecn: bool,
     /// RED's parameters (used when `aqm = "red"`).
     pub red: RedParams,
+    /// Adaptive RED's parameters.
+    pub ared: AredParams,
+    /// BetaRED's parameters.
+    pub betared: BetaRedParams,
+    /// ABetaRED's parameters.
+    pub abetared: ABetaRedParams,
+    /// DBetaRED's parameters.
+    pub dbetared: DBetaRedParams,
+    /// CoDel's parameters.
+    pub codel: CoDelParams,
+    /// PIE's parameters.
+    pub pie: PieParams,
 }
 
 /// Traffic: long-lived bulk TCP flows started and stopped by a schedule.

@@ -1,11 +1,14 @@
 //! From a TOML table to a validated [`Scenario`]. Every key has its path, range and default
 //! here, in one place; docs/scenario-format.md documents the same keys.
 
+use super::aqm_params;
 use super::error::ScenarioError;
 use super::model::*;
 use super::reader::{array_of_tables, as_f64, Range, Section};
 use crate::tcp::config::{CcKind, TcpConfig, PRESETS};
-use aqm::RedParams;
+use aqm::{
+    ABetaRedParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams, PieParams, RedParams,
+};
 use toml::{Table, Value};
 
 const U32_MAX: i64 = u32::MAX as i64;
@@ -88,36 +91,44 @@ fn delay_spec(s: &mut Section, key: &'static str) -> Result<DelaySpec, ScenarioE
     }
 }
 
+/// Read a `[queue]` table on its own (for AQMs built outside a scenario).
+pub fn queue_spec(table: &Table) -> Result<QueueSpec, ScenarioError> {
+    queue(Section::root(table))
+}
+
 fn queue(mut s: Section) -> Result<QueueSpec, ScenarioError> {
-    let aqm = match s.choice("aqm", AQM_NAMES, Some("droptail"))? {
-        "red" => AqmKind::Red,
-        _ => AqmKind::DropTail,
-    };
+    let aqm = AqmKind::from_name(s.choice("aqm", AQM_NAMES, Some("droptail"))?)
+        .expect("choices are the listed names");
     let limit_pkts = s.int("limit_pkts", Some(1000), 1, U32_MAX)? as u32;
     let limit_bytes = s.int("limit_bytes", Some(0), 0, i64::MAX)? as u64;
     let ecn = s.bool("ecn", false)?;
-    let red = red_params(s.section("red")?)?;
-    s.finish()?;
-    Ok(QueueSpec {
+    let spec = QueueSpec {
         aqm,
         limit_pkts,
         limit_bytes,
         ecn,
-        red,
-    })
-}
-
-fn red_params(mut s: Section) -> Result<RedParams, ScenarioError> {
-    let d = RedParams::default();
-    let p = RedParams {
-        q_min_pkts: s.f64("q_min_pkts", Some(d.q_min_pkts), Range::NonNegative)?,
-        q_max_pkts: s.f64("q_max_pkts", Some(d.q_max_pkts), Range::Positive)?,
-        p_max: s.f64("p_max", Some(d.p_max), Range::LeftOpen(0.0, 1.0))?,
-        w: s.f64("w", Some(d.w), Range::LeftOpen(0.0, 1.0))?,
+        red: aqm_params::read(&s.path_of("red"), s.value("red"), RedParams::validate)?,
+        ared: aqm_params::read(&s.path_of("ared"), s.value("ared"), AredParams::validate)?,
+        betared: aqm_params::read(
+            &s.path_of("betared"),
+            s.value("betared"),
+            BetaRedParams::validate,
+        )?,
+        abetared: aqm_params::read(
+            &s.path_of("abetared"),
+            s.value("abetared"),
+            ABetaRedParams::validate,
+        )?,
+        dbetared: aqm_params::read(
+            &s.path_of("dbetared"),
+            s.value("dbetared"),
+            DBetaRedParams::validate,
+        )?,
+        codel: aqm_params::read(&s.path_of("codel"), s.value("codel"), CoDelParams::validate)?,
+        pie: aqm_params::read(&s.path_of("pie"), s.value("pie"), PieParams::validate)?,
     };
-    p.validate().map_err(|e| s.error(&e.field, e.message))?;
     s.finish()?;
-    Ok(p)
+    Ok(spec)
 }
 
 fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {

@@ -1,0 +1,413 @@
+//! Adaptive RED (Floyd, Gummadi & Shenker 2001): RED whose p_max follows an AIMD rule every
+//! `interval` to keep q_avg inside a target band, with thresholds and weight configured from a
+//! target delay and the link rate as ns-3's RedQueueDisc does with ARED = true.
+
+use crate::contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, QueueView};
+use crate::drop_decision::Spacing;
+use crate::red::{validate_common, LinearCurve};
+use crate::red_core::RedCore;
+use crate::rng::Rng;
+use serde::{Deserialize, Serialize};
+
+/// Adaptive RED parameters. A value of 0 for `q_min_pkts`, `q_max_pkts`, `w` or `bottom`
+/// means "configure automatically" (Floyd et al. 2001, §5; ns-3.37 RedQueueDisc).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AredParams {
+    /// Target queueing delay, ms: sets the thresholds when they are automatic.
+    pub target_delay_ms: f64,
+    /// Minimum threshold, packets (0: max(5, target_delay·C/2)).
+    pub q_min_pkts: f64,
+    /// Maximum threshold, packets (0: 3·q_min).
+    pub q_max_pkts: f64,
+    /// EWMA weight (0: 1 − exp(−1/C), C in packets per second; neuron-comparison eq. (3)).
+    pub w: f64,
+    /// p_max before the first adaptation.
+    pub p_max_initial: f64,
+    /// Adaptation period, seconds.
+    pub interval_s: f64,
+    /// Additive increase step α (at most p_max/4 is added).
+    pub alpha: f64,
+    /// Multiplicative decrease factor β.
+    pub beta: f64,
+    /// Upper bound on p_max.
+    pub top: f64,
+    /// Lower bound on p_max (0: min(0.01, 8·mean_pkt_bytes·RTT/C_bps)).
+    pub bottom: f64,
+    /// Round-trip time used for the automatic `bottom`, ms.
+    pub rtt_ms: f64,
+    /// Gentle region between q_max and 2·q_max (on in ARED).
+    pub gentle: bool,
+    /// Spacing of drops.
+    pub spacing: Spacing,
+    /// Byte mode.
+    pub byte_mode: bool,
+    /// Decay the average over idle periods.
+    pub idle_correction: bool,
+    /// Typical packet size, bytes (C in packets per second, idle correction, byte mode).
+    pub mean_pkt_bytes: f64,
+}
+
+impl Default for AredParams {
+    /// ns-3.37 RedQueueDisc with ARED = true: TargetDelay 5 ms, Interval 0.5 s, Alpha 0.01,
+    /// Beta 0.9, Top 0.5, automatic thresholds, weight and bottom, initial p_max 1/LInterm =
+    /// 1/50, Rtt 100 ms, gentle, Wait, packet mode, MeanPktSize set to 1000 B here.
+    fn default() -> Self {
+        AredParams {
+            target_delay_ms: 5.0,
+            q_min_pkts: 0.0,
+            q_max_pkts: 0.0,
+            w: 0.0,
+            p_max_initial: 0.02,
+            interval_s: 0.5,
+            alpha: 0.01,
+            beta: 0.9,
+            top: 0.5,
+            bottom: 0.0,
+            rtt_ms: 100.0,
+            gentle: true,
+            spacing: Spacing::Wait,
+            byte_mode: false,
+            idle_correction: true,
+            mean_pkt_bytes: 1000.0,
+        }
+    }
+}
+
+impl AredParams {
+    /// Check every parameter against its allowed range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let positive = |field: &str, x: f64| {
+            if x > 0.0 && x.is_finite() {
+                Ok(())
+            } else {
+                Err(ParamError::new(field, "must be a number > 0"))
+            }
+        };
+        let auto_or = |field: &str, x: f64, ok: bool, allowed: &str| {
+            if x == 0.0 || ok {
+                Ok(())
+            } else {
+                Err(ParamError::new(
+                    field,
+                    format!("must be 0 (automatic) or {allowed}"),
+                ))
+            }
+        };
+        positive("target_delay_ms", self.target_delay_ms)?;
+        positive("interval_s", self.interval_s)?;
+        positive("rtt_ms", self.rtt_ms)?;
+        auto_or(
+            "q_min_pkts",
+            self.q_min_pkts,
+            self.q_min_pkts > 0.0,
+            "a number > 0",
+        )?;
+        auto_or(
+            "q_max_pkts",
+            self.q_max_pkts,
+            self.q_max_pkts > self.q_min_pkts,
+            "greater than q_min_pkts",
+        )?;
+        if (self.q_min_pkts == 0.0) != (self.q_max_pkts == 0.0) {
+            return Err(ParamError::new(
+                "q_max_pkts",
+                "q_min_pkts and q_max_pkts must both be set or both be 0 (automatic)",
+            ));
+        }
+        auto_or("w", self.w, self.w > 0.0 && self.w <= 1.0, "in (0, 1]")?;
+        auto_or(
+            "bottom",
+            self.bottom,
+            self.bottom > 0.0 && self.bottom < self.top,
+            "in (0, top)",
+        )?;
+        if !(self.top > 0.0 && self.top <= 1.0) {
+            return Err(ParamError::new("top", "must be in (0, 1]"));
+        }
+        if !(self.p_max_initial > 0.0 && self.p_max_initial <= 1.0) {
+            return Err(ParamError::new("p_max_initial", "must be in (0, 1]"));
+        }
+        if !(self.alpha > 0.0 && self.alpha < 1.0) {
+            return Err(ParamError::new("alpha", "must be in (0, 1)"));
+        }
+        if !(self.beta > 0.0 && self.beta < 1.0) {
+            return Err(ParamError::new("beta", "must be in (0, 1)"));
+        }
+        validate_common(
+            if self.w == 0.0 { 0.5 } else { self.w },
+            self.mean_pkt_bytes,
+        )
+    }
+}
+
+/// The values ARED actually runs with, after automatic configuration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AredConfig {
+    /// q_min, packets.
+    pub q_min_pkts: f64,
+    /// q_max, packets.
+    pub q_max_pkts: f64,
+    /// w.
+    pub w: f64,
+    /// Lower bound on p_max.
+    pub bottom: f64,
+}
+
+impl AredParams {
+    /// Resolve the automatic values for a link of `rate_bps` (Floyd et al. 2001, §5):
+    /// q_min = max(5, target_delay·C/2), q_max = 3·q_min (so the target band's centre is
+    /// target_delay·C), w = 1 − exp(−1/C), bottom = min(0.01, 8·S·RTT/rate), with C the link
+    /// rate in packets of `mean_pkt_bytes` per second.
+    pub fn configure(&self, rate_bps: f64) -> AredConfig {
+        let c_pkts_per_s = rate_bps / (8.0 * self.mean_pkt_bytes);
+        let (q_min, q_max) = if self.q_min_pkts == 0.0 {
+            let q_min = (self.target_delay_ms * 1e-3 * c_pkts_per_s / 2.0).max(5.0);
+            (q_min, 3.0 * q_min)
+        } else {
+            (self.q_min_pkts, self.q_max_pkts)
+        };
+        let w = if self.w == 0.0 {
+            1.0 - (-1.0 / c_pkts_per_s).exp()
+        } else {
+            self.w
+        };
+        let bottom = if self.bottom == 0.0 {
+            (8.0 * self.mean_pkt_bytes * self.rtt_ms * 1e-3 / rate_bps).min(0.01)
+        } else {
+            self.bottom
+        };
+        AredConfig {
+            q_min_pkts: q_min,
+            q_max_pkts: q_max,
+            w,
+            bottom,
+        }
+    }
+}
+
+/// Adaptive RED state machine.
+#[derive(Clone, Debug)]
+pub struct Ared {
+    params: AredParams,
+    config: AredConfig,
+    curve: LinearCurve,
+    core: RedCore,
+    next_update_ns: u64,
+}
+
+impl Ared {
+    /// Adaptive RED on a link of `rate_bps`.
+    pub fn new(params: AredParams, rate_bps: f64) -> Result<Self, ParamError> {
+        params.validate()?;
+        if !(rate_bps > 0.0 && rate_bps.is_finite()) {
+            return Err(ParamError::new("rate_bps", "must be a number > 0"));
+        }
+        let config = params.configure(rate_bps);
+        Ok(Ared {
+            curve: LinearCurve {
+                q_min_pkts: config.q_min_pkts,
+                q_max_pkts: config.q_max_pkts,
+                p_max: params.p_max_initial,
+                gentle: params.gentle,
+            },
+            core: RedCore::new(
+                config.w,
+                params.idle_correction,
+                params.spacing,
+                params.byte_mode,
+                params.mean_pkt_bytes,
+            ),
+            next_update_ns: (params.interval_s * 1e9).round() as u64,
+            config,
+            params,
+        })
+    }
+
+    /// The configuration in force (automatic values resolved).
+    pub fn config(&self) -> AredConfig {
+        self.config
+    }
+
+    /// Current p_max.
+    pub fn p_max(&self) -> f64 {
+        self.curve.p_max
+    }
+
+    /// Drop probability for an averaged queue with the current p_max.
+    pub fn drop_probability(&self, q_avg_pkts: f64) -> f64 {
+        self.curve.probability(q_avg_pkts)
+    }
+
+    /// One adaptation step (Floyd et al. 2001, Fig. 5, as ns-3.37 codes it): with the target
+    /// band [q_min + 0.4(q_max − q_min), q_max − 0.4(q_max − q_min)], below it p_max ← β·p_max
+    /// while p_max > bottom; above it p_max ← p_max + min(α, p_max/4) while p_max < top.
+    pub fn adapt(&mut self, q_avg_pkts: f64) {
+        let part = 0.4 * (self.config.q_max_pkts - self.config.q_min_pkts);
+        let p_max = self.curve.p_max;
+        if q_avg_pkts < self.config.q_min_pkts + part && p_max > self.config.bottom {
+            self.curve.p_max = p_max * self.params.beta;
+        } else if q_avg_pkts > self.config.q_max_pkts - part && p_max < self.params.top {
+            self.curve.p_max = p_max + self.params.alpha.min(0.25 * p_max);
+        }
+    }
+}
+
+impl Aqm for Ared {
+    fn name(&self) -> &'static str {
+        "ared"
+    }
+
+    fn on_enqueue(
+        &mut self,
+        now_ns: u64,
+        pkt: PacketView,
+        queue: &QueueView,
+        rng: &mut Rng,
+    ) -> EnqueueVerdict {
+        let curve = self.curve;
+        self.core.enqueue(now_ns, pkt, queue, rng, |q| {
+            (curve.probability(q), curve.forced(q))
+        })
+    }
+
+    fn on_dequeue(
+        &mut self,
+        now_ns: u64,
+        _: u64,
+        _: PacketView,
+        queue: &QueueView,
+        _: &mut Rng,
+    ) -> DequeueVerdict {
+        self.core.departure(now_ns, queue);
+        DequeueVerdict::Deliver
+    }
+
+    fn next_timer_ns(&self) -> Option<u64> {
+        Some(self.next_update_ns)
+    }
+
+    fn on_timer(&mut self, now_ns: u64, _queue: &QueueView, _rng: &mut Rng) {
+        self.adapt(self.core.q_avg_pkts());
+        self.next_update_ns = now_ns + (self.params.interval_s * 1e9).round() as u64;
+    }
+
+    fn probe_names(&self) -> &'static [&'static str] {
+        &["q_avg", "p", "p_max"]
+    }
+
+    fn probe(&self, out: &mut Vec<f64>) {
+        out.extend([self.core.q_avg_pkts(), self.core.p(), self.curve.p_max]);
+    }
+
+    fn averaged_queue_pkts(&self) -> Option<f64> {
+        Some(self.core.q_avg_pkts())
+    }
+
+    fn drop_probability_at(&self, q_avg_pkts: f64) -> Option<f64> {
+        Some(self.curve.probability(q_avg_pkts))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn automatic_configuration_for_the_betared_dumbbell() {
+        // 50 Mb/s of 1000-byte packets: C = 6250 packets/s; 40 ms target.
+        let p = AredParams {
+            target_delay_ms: 40.0,
+            ..AredParams::default()
+        };
+        let c = p.configure(50e6);
+        assert!((c.q_min_pkts - 125.0).abs() < 1e-9);
+        assert!((c.q_max_pkts - 375.0).abs() < 1e-9);
+        assert!((c.w - (1.0 - (-1.0f64 / 6250.0).exp())).abs() < 1e-15);
+        assert!((c.bottom - 8.0 * 1000.0 * 0.1 / 50e6).abs() < 1e-18);
+        let small = AredParams::default().configure(1e6); // 125 packets/s · 5 ms / 2 < 5
+        assert_eq!(small.q_min_pkts, 5.0);
+    }
+
+    #[test]
+    fn aimd_on_p_max() {
+        let mut a = Ared::new(
+            AredParams {
+                target_delay_ms: 40.0,
+                p_max_initial: 0.1,
+                ..AredParams::default()
+            },
+            50e6,
+        )
+        .unwrap();
+        // Band: [125 + 100, 375 − 100] = [225, 275].
+        a.adapt(300.0);
+        assert!((a.p_max() - 0.11).abs() < 1e-15, "+α = 0.01");
+        a.adapt(250.0);
+        assert!(
+            (a.p_max() - 0.11).abs() < 1e-15,
+            "inside the band: unchanged"
+        );
+        a.adapt(200.0);
+        assert!((a.p_max() - 0.099).abs() < 1e-15, "×β = 0.9");
+        let mut low = Ared::new(
+            AredParams {
+                target_delay_ms: 40.0,
+                p_max_initial: 0.02,
+                ..AredParams::default()
+            },
+            50e6,
+        )
+        .unwrap();
+        low.adapt(300.0);
+        assert!((low.p_max() - 0.025).abs() < 1e-15, "α capped at p_max/4");
+        let mut top = Ared::new(
+            AredParams {
+                p_max_initial: 0.5,
+                ..AredParams::default()
+            },
+            50e6,
+        )
+        .unwrap();
+        top.adapt(1e6);
+        assert_eq!(top.p_max(), 0.5, "no increase at top");
+    }
+
+    #[test]
+    fn timer_runs_every_interval() {
+        let mut a = Ared::new(AredParams::default(), 50e6).unwrap();
+        let q = QueueView {
+            len_pkts: 0,
+            len_bytes: 0,
+            limit_pkts: 1000,
+            limit_bytes: 0,
+            rate_bps: 50e6,
+        };
+        let mut rng = Rng::from_seed(1);
+        assert_eq!(a.next_timer_ns(), Some(500_000_000));
+        a.on_timer(500_000_000, &q, &mut rng);
+        assert_eq!(a.next_timer_ns(), Some(1_000_000_000));
+        assert!(a.p_max() < 0.02, "empty queue: p_max decreases");
+    }
+
+    #[test]
+    fn bad_parameters_name_the_field() {
+        let field = |p: AredParams| Ared::new(p, 50e6).unwrap_err().field;
+        let d = AredParams::default;
+        assert_eq!(
+            field(AredParams {
+                target_delay_ms: 0.0,
+                ..d()
+            }),
+            "target_delay_ms"
+        );
+        assert_eq!(
+            field(AredParams {
+                q_min_pkts: 10.0,
+                ..d()
+            }),
+            "q_max_pkts"
+        );
+        assert_eq!(field(AredParams { beta: 1.0, ..d() }), "beta");
+        assert_eq!(field(AredParams { top: 1.5, ..d() }), "top");
+    }
+}

@@ -1,0 +1,164 @@
+//! BetaRED (Giménez et al. 2022, §4.2, Algorithm 1): RED whose linear drop curve is replaced by
+//! p_max·I_z(α, β), a regularized incomplete beta function with its mean at q_target and its
+//! spread set by θ. "The rest of the algorithm works exactly the same as RED" (§4.2): the same
+//! averaged queue, updated on every arrival.
+
+use crate::beta_curve::BetaCurve;
+use crate::contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, QueueView};
+use crate::drop_decision::Spacing;
+use crate::red::validate_common;
+use crate::red_core::RedCore;
+use crate::rng::Rng;
+use serde::{Deserialize, Serialize};
+
+/// BetaRED parameters (Algorithm 1, line 1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BetaRedParams {
+    /// q_min, packets.
+    pub q_min_pkts: f64,
+    /// q_max, packets.
+    pub q_max_pkts: f64,
+    /// q_target, packets, in (q_min, q_max): the mean of the drop curve.
+    pub q_target_pkts: f64,
+    /// p_max, in (0, 1].
+    pub p_max: f64,
+    /// EWMA weight w, in (0, 1].
+    pub w: f64,
+    /// Scale factor θ, in (0, 1).
+    pub theta: f64,
+    /// Spacing of drops (Algorithm 1 drops with probability p directly: `none`).
+    pub spacing: Spacing,
+    /// Byte mode.
+    pub byte_mode: bool,
+    /// Decay the average over idle periods, as RED does.
+    pub idle_correction: bool,
+    /// Typical packet size, bytes.
+    pub mean_pkt_bytes: f64,
+}
+
+impl Default for BetaRedParams {
+    /// The BetaRED paper's Fig. 3–4 settings: q_min 0, q_max 1000 (= B), q_target 250,
+    /// p_max 1 (recommended in §4.3), w 0.1, θ 0.1 (its default from §4.3 on).
+    fn default() -> Self {
+        BetaRedParams {
+            q_min_pkts: 0.0,
+            q_max_pkts: 1000.0,
+            q_target_pkts: 250.0,
+            p_max: 1.0,
+            w: 0.1,
+            theta: 0.1,
+            spacing: Spacing::None,
+            byte_mode: false,
+            idle_correction: true,
+            mean_pkt_bytes: 1000.0,
+        }
+    }
+}
+
+impl BetaRedParams {
+    /// Check every parameter against its allowed range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.curve()?;
+        validate_common(self.w, self.mean_pkt_bytes)
+    }
+
+    fn curve(&self) -> Result<BetaCurve, ParamError> {
+        BetaCurve::new(
+            self.q_min_pkts,
+            self.q_max_pkts,
+            self.q_target_pkts,
+            self.p_max,
+            self.theta,
+        )
+    }
+}
+
+/// BetaRED state machine.
+#[derive(Clone, Debug)]
+pub struct BetaRed {
+    curve: BetaCurve,
+    core: RedCore,
+}
+
+impl BetaRed {
+    /// BetaRED with validated parameters.
+    pub fn new(params: BetaRedParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(BetaRed {
+            curve: params.curve()?,
+            core: RedCore::new(
+                params.w,
+                params.idle_correction,
+                params.spacing,
+                params.byte_mode,
+                params.mean_pkt_bytes,
+            ),
+        })
+    }
+
+    /// The drop curve in force.
+    pub fn curve(&self) -> &BetaCurve {
+        &self.curve
+    }
+}
+
+/// The probe every BetaRED variant reports.
+pub(crate) fn beta_probe(core: &RedCore, curve: &BetaCurve, out: &mut Vec<f64>) {
+    out.extend([
+        core.q_avg_pkts(),
+        core.p(),
+        curve.p_max,
+        curve.mu(),
+        curve.sigma(),
+    ]);
+}
+
+/// Probe names matching [`beta_probe`].
+pub(crate) const BETA_PROBE_NAMES: &[&str] = &["q_avg", "p", "p_max", "mu", "sigma"];
+
+impl Aqm for BetaRed {
+    fn name(&self) -> &'static str {
+        "betared"
+    }
+
+    fn on_enqueue(
+        &mut self,
+        now_ns: u64,
+        pkt: PacketView,
+        queue: &QueueView,
+        rng: &mut Rng,
+    ) -> EnqueueVerdict {
+        let curve = self.curve;
+        self.core.enqueue(now_ns, pkt, queue, rng, |q| {
+            (curve.probability(q), curve.forced(q))
+        })
+    }
+
+    fn on_dequeue(
+        &mut self,
+        now_ns: u64,
+        _: u64,
+        _: PacketView,
+        queue: &QueueView,
+        _: &mut Rng,
+    ) -> DequeueVerdict {
+        self.core.departure(now_ns, queue);
+        DequeueVerdict::Deliver
+    }
+
+    fn probe_names(&self) -> &'static [&'static str] {
+        BETA_PROBE_NAMES
+    }
+
+    fn probe(&self, out: &mut Vec<f64>) {
+        beta_probe(&self.core, &self.curve, out);
+    }
+
+    fn averaged_queue_pkts(&self) -> Option<f64> {
+        Some(self.core.q_avg_pkts())
+    }
+
+    fn drop_probability_at(&self, q_avg_pkts: f64) -> Option<f64> {
+        Some(self.curve.probability(q_avg_pkts))
+    }
+}
