@@ -79,7 +79,9 @@ impl AqmStepper {
         let mut queue = Table::new();
         queue.insert("aqm".into(), Value::String(name.to_string()));
         queue.insert("limit_pkts".into(), Value::Integer(limit_pkts.into()));
-        queue.insert(name.to_string(), Value::Table(table));
+        if !table.is_empty() {
+            queue.insert(name.to_string(), Value::Table(table));
+        }
         let spec = sim::scenario::parse::queue_spec(&queue).map_err(scenario_err)?;
         if !(rate_mbps > 0.0 && rate_mbps.is_finite()) {
             return Err(PyValueError::new_err("rate_mbps: must be a number > 0"));

@@ -8,8 +8,10 @@
 //!
 //! (DLMF 8.17.22; Numerical Recipes, 3rd ed., §6.4), which converges fast for
 //! x < (a + 1)/(a + b + 2); above that point the symmetry I_x(a, b) = 1 − I_{1−x}(b, a)
-//! (DLMF 8.17.4) brings x back below it. The continued fraction is summed with the modified
-//! Lentz method (Numerical Recipes §5.2) and needs O(√max(a, b)) terms.
+//! (DLMF 8.17.4) brings x back below it. The continued fraction is summed in its odd part,
+//! rewritten so that no partial denominator cancels (see `continued_fraction`), by the
+//! modified Lentz method (Numerical Recipes §5.2); it needs O(√max(a, b)) terms, 257 at
+//! a = b = 10⁵.
 //!
 //! Every difficulty is in the prefactor x^a (1 − x)^b / B(a, b): with a + b in the thousands
 //! Γ overflows and, worse, ln Γ(a) + ln Γ(b) − ln Γ(a + b) cancels to a small number from
@@ -22,14 +24,20 @@
 //! λ = a − (a + b) x,  φ(t) = t − ln(1 + t),  Δ = δ(a) + δ(b) − δ(a + b),
 //! ```
 //!
-//! with δ the remainder of Stirling's series ([`stirling_remainder`]); both φ terms are
-//! non-negative, so nothing cancels. With a or b below 10 the plain logarithmic form is
-//! accurate, ln B(a, b) then being at most a few hundred in magnitude.
+//! with δ the remainder of Stirling's series (`stirling_remainder`); both φ terms are
+//! non-negative, so nothing cancels, and λ is formed without rounding error but the last
+//! (`mean_offset`). With a or b below 10 the plain logarithmic form is accurate, ln B(a, b)
+//! then being at most a few hundred in magnitude.
+//!
+//! Against 60-digit values (the same continued fraction summed with mpmath, itself checked
+//! against mpmath's hypergeometric `betainc`) the relative error stays below 5·10⁻¹³ for a, b
+//! in [0.01, 10⁵] and all x; results of order 10⁻³⁰⁰ carry about |ln I|·ε from the final
+//! exponential.
 
 use super::ln_gamma::{ln_gamma, stirling_remainder, HALF_LN_2PI, STIRLING_MIN};
 
-/// The most levels of the contracted continued fraction summed: this plus
-/// 8·√max(a, b). a = b = 10⁵ at the mean needs 257 (about 0.8 √a), a, b ≤ 10 under 40.
+/// The most levels of the contracted continued fraction summed: this plus 8·√max(a, b).
+/// a = b = 10⁵ at the mean needs 257 (about 0.8 √a); a, b ≤ 10 need under 40.
 const CF_LEVELS_BASE: f64 = 64.0;
 
 /// ln B(a, b) = ln Γ(a) + ln Γ(b) − ln Γ(a + b) for a, b > 0; NaN otherwise.
@@ -95,9 +103,9 @@ fn log1p_deficit(t: f64) -> f64 {
 
 /// λ = a − (a + b)x = (a + b)y − b, the scaled distance of x below the mean a/(a + b), from
 /// whichever of x and y = 1 − x is the smaller (and so exact), with the sum a + b and its
-/// product by x or y carried exactly (Dekker's error-free sum and product, here by fused
-/// multiply-add; Muller et al., Handbook of Floating-Point Arithmetic, 2018, §4.3–4.4). The
-/// one rounding left is that of the final difference, relative to λ itself.
+/// product by x or y carried exactly (Dekker's Fast2Sum, and the exact product by fused
+/// multiply-add; Muller et al., Handbook of Floating-Point Arithmetic, 2nd ed., 2018, ch. 4).
+/// The one rounding left is that of the final difference, relative to λ itself.
 fn mean_offset(a: f64, b: f64, x: f64, y: f64) -> f64 {
     let s = a + b;
     let s_err = if a.abs() >= b.abs() {
@@ -153,14 +161,14 @@ fn ln_prefactor(a: f64, b: f64, x: f64, y: f64) -> f64 {
 }
 
 /// K = 1 + d₁/(1 + d₂/(1 + ⋯)) with d₂ₘ = m(b − m)x / ((a + 2m − 1)(a + 2m)),
-/// d₂ₘ₊₁ = −(a + m)(a + b + m)x / ((a + 2m)(a + 2m + 1)) (DLMF 8.17.22), where y = 1 − x and
-/// λ = a − (a + b)x.
+/// d₂ₘ₊₁ = −(a + m)(a + b + m)x / ((a + 2m)(a + 2m + 1)) (DLMF 8.17.22), given
+/// λ = a − (a + b)x from `mean_offset`.
 ///
 /// With a large and x near the switch point, d₂ₘ₊₁ is close to −1 and 1 + d₂ₘ₊₁ keeps only
 /// the rounding of the product: as written the fraction loses about log₁₀ a digits. It is
-/// therefore summed in its odd contraction (Lorentzen & Waadeland, Continued Fractions,
-/// 2008, §1.1; Cuyt et al., Handbook of Continued Fractions for Special Functions, 2008,
-/// §1.1.4),
+/// therefore summed in its odd part, the contraction whose n-th approximant is the
+/// (2n − 1)-th of the original (Cuyt et al., Handbook of Continued Fractions for Special
+/// Functions, Springer 2008, ch. 1),
 ///
 /// ```text
 /// K = (1 + d₁) − d₁d₂ / (1 + d₂ + d₃ − d₃d₄ / (1 + d₄ + d₅ − ⋯)),
@@ -226,10 +234,10 @@ fn below_switch(a: f64, b: f64, x: f64, y: f64) -> f64 {
 /// probability that a Beta(a, b) variable is at most x.
 ///
 /// NaN when a ≤ 0, b ≤ 0, x is outside [0, 1] or any argument is NaN; exactly 0 at x = 0 and
-/// 1 at x = 1. An infinite a (b) puts all mass at 1 (0). Accurate to about 10⁻¹³ relative for
-/// a, b in [0.01, 10⁵] (the large-parameter prefactor carries an absolute error near
-/// min(a, b)·ε in its exponent); results below about 10⁻³⁰⁸ underflow to subnormals or 0.
-/// Method and sources in the [module documentation](self).
+/// 1 at x = 1. An infinite a (b) puts all mass at 1 (0). Relative error below 5·10⁻¹³ for
+/// a, b in [0.01, 10⁵]; a shape parameter p below 0.01 costs up to about 10⁻¹⁵/p just above
+/// the switch point, where 1 − I_{1−x}(b, a) cancels. Results below about 10⁻³⁰⁸ underflow to
+/// subnormals or 0. Method and sources in the [module documentation](self).
 pub fn beta_inc_reg(a: f64, b: f64, x: f64) -> f64 {
     if !(a > 0.0 && b > 0.0 && (0.0..=1.0).contains(&x)) {
         return f64::NAN;

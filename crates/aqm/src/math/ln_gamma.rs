@@ -1,6 +1,6 @@
 //! ln Γ(x): Stirling's series for large x, the Taylor series of ln Γ(1 + ε) for small x.
 //!
-//! For x ≥ [`STIRLING_MIN`], ln Γ(x) = (x − ½) ln x − x + ½ ln 2π + Δ(x), where the
+//! For x ≥ `STIRLING_MIN`, ln Γ(x) = (x − ½) ln x − x + ½ ln 2π + Δ(x), where the
 //! remainder Δ(x) is the asymptotic series Σ B₂ₖ / (2k(2k − 1) x^(2k−1)) (Abramowitz & Stegun
 //! 6.1.40; DLMF 5.11.1), summed to k = 8; its truncation error at x = 10 is below 2·10⁻¹⁸.
 //! Below that, x is brought into [½, 5/2) by Γ(x + 1) = x Γ(x) (DLMF 5.5.1), where
@@ -81,7 +81,7 @@ fn ln_gamma_1p(eps: f64) -> f64 {
     -EULER_GAMMA * eps + (eps - eps.ln_1p()) + series * eps * eps
 }
 
-/// Δ(x) = ln Γ(x) − ((x − ½) ln x − x + ½ ln 2π) for x ≥ [`STIRLING_MIN`]: the remainder of
+/// Δ(x) = ln Γ(x) − ((x − ½) ln x − x + ½ ln 2π) for x ≥ `STIRLING_MIN`: the remainder of
 /// Stirling's series (DLMF 5.11.1), about 1/(12x). Absolute error below 10⁻¹⁷.
 pub(crate) fn stirling_remainder(x: f64) -> f64 {
     debug_assert!(x >= STIRLING_MIN);

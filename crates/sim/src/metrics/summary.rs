@@ -144,7 +144,10 @@ pub fn build(s: &SummaryInputs) -> Vec<(String, Value)> {
             ratio(port.overflow_drops, port.arrivals),
         ),
         f("mark_rate", ratio(port.marks, port.arrivals)),
-        f("link_efficiency", port.busy_ns as f64 * 1e-9 / len_s),
+        f(
+            "link_efficiency",
+            port.busy_ns as f64 / (s.window.end_ns - s.window.start_ns) as f64,
+        ),
         f(
             "throughput_mbps",
             delivered_bytes as f64 * 8.0 / len_s / 1e6,
