@@ -53,7 +53,8 @@ def test_abetared_update_by_hand():
 
 def test_drop_curves():
     red = _core.AqmStepper("red", {"q_min_pkts": 100, "q_max_pkts": 300, "p_max": 0.2})
-    assert red.drop_probability([50, 200, 299.999, 300]) == pytest.approx([0, 0.1, 0.2, 1], abs=1e-5)
+    expected = [0, 0.1, 0.2, 1]
+    assert red.drop_probability([50, 200, 299.999, 300]) == pytest.approx(expected, abs=1e-5)
     # BetaRED with theta = 1/sqrt(3) and the target mid-way is the same line.
     beta = _core.AqmStepper(
         "betared",
