@@ -14,32 +14,32 @@ const MAX_TIME_MS: f64 = 1e9;
 /// PIE parameters (RFC 8033 §4 and §5 names; ns-3.37 `PieQueueDisc` attributes in brackets).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PieParams {
-    /// QDELAY_REF, the target queueing delay, milliseconds [`QueueDelayReference`].
+    /// QDELAY_REF, the target queueing delay, milliseconds (ns-3 attribute `QueueDelayReference`).
     pub target_ms: f64,
-    /// T_UPDATE, the period of the drop-probability update, milliseconds [`Tupdate`].
+    /// T_UPDATE, the period of the drop-probability update, milliseconds (ns-3 attribute `Tupdate`).
     pub t_update_ms: f64,
-    /// alpha, weight of the deviation from target, per second [`A`].
+    /// alpha, weight of the deviation from target, per second (ns-3 attribute `A`).
     pub alpha: f64,
-    /// beta, weight of the delay trend, per second [`B`].
+    /// beta, weight of the delay trend, per second (ns-3 attribute `B`).
     pub beta: f64,
-    /// MAX_BURST, the burst allowance, milliseconds [`MaxBurstAllowance`].
+    /// MAX_BURST, the burst allowance, milliseconds (ns-3 attribute `MaxBurstAllowance`).
     pub max_burst_ms: f64,
     /// MEAN_PKTSIZE: no early drop while the queue holds at most twice this many bytes
-    /// [`MeanPktSize`].
+    /// (ns-3 attribute `MeanPktSize`).
     pub mean_pkt_bytes: u32,
-    /// DQ_THRESHOLD of the dequeue-rate estimator, bytes [`DequeueThreshold`].
+    /// DQ_THRESHOLD of the dequeue-rate estimator, bytes (ns-3 attribute `DequeueThreshold`).
     pub dq_threshold_bytes: u32,
     /// Estimate the delay as queue bytes / measured dequeue rate (RFC 8033 §4.3, §5.2)
-    /// instead of from the sojourn time of departing packets [`UseDequeueRateEstimator`].
+    /// instead of from the sojourn time of departing packets (ns-3 attribute `UseDequeueRateEstimator`).
     pub use_dequeue_rate_estimator: bool,
     /// Cap the increase of p at 0.02 per update while p ≥ 0.1 (RFC 8033 §5.5)
-    /// [`UseCapDropAdjustment`].
+    /// (ns-3 attribute `UseCapDropAdjustment`).
     pub use_cap_drop_adjustment: bool,
     /// De-randomise the drops with an accumulated probability (RFC 8033 §5.4)
-    /// [`UseDerandomization`].
+    /// (ns-3 attribute `UseDerandomization`).
     pub use_derandomization: bool,
     /// Early signals may be ECN marks only while p ≤ this; above it PIE drops even
-    /// ECN-capable packets (RFC 8033 §5.1) [`MarkEcnThreshold`].
+    /// ECN-capable packets (RFC 8033 §5.1) (ns-3 attribute `MarkEcnThreshold`).
     pub ecn_max_p: f64,
 }
 
