@@ -352,13 +352,16 @@ impl Aqm for Pie {
 
     /// RFC 8033 §4.1 and §4.4: no early drop while burst allowance remains, nor while
     /// (qdelay_old < QDELAY_REF/2 and p < 0.2), nor while the queue holds at most
-    /// 2·MEAN_PKTSIZE bytes; otherwise drop with probability p. The signal is an ECN mark
-    /// candidate ([`EnqueueVerdict::EarlyDrop`]) while p ≤ `ecn_max_p`, a drop regardless of
-    /// ECN ([`EnqueueVerdict::ForcedDrop`]) above it (§5.1).
+    /// 2·MEAN_PKTSIZE bytes; otherwise drop with probability p. The signal is an early drop
+    /// ([`EnqueueVerdict::EarlyDrop`], which the host turns into an ECN mark for an
+    /// ECN-capable packet on an ECN queue) except for an ECN-capable packet while
+    /// p > `ecn_max_p`, which is dropped regardless of ECN ([`EnqueueVerdict::ForcedDrop`],
+    /// §5.1). A packet that is not ECN-capable is dropped either way, so its drop is an early
+    /// one whatever p is, and the host's counts of early and forced drops stay meaningful.
     fn on_enqueue(
         &mut self,
         _now_ns: u64,
-        _pkt: PacketView,
+        pkt: PacketView,
         queue: &QueueView,
         rng: &mut Rng,
     ) -> EnqueueVerdict {
@@ -374,7 +377,7 @@ impl Aqm for Pie {
             return EnqueueVerdict::Accept;
         }
         self.vars.accu_prob = 0.0;
-        if self.vars.p <= self.params.ecn_max_p {
+        if !pkt.ect || self.vars.p <= self.params.ecn_max_p {
             self.stats.early_signals += 1;
             EnqueueVerdict::EarlyDrop
         } else {
@@ -699,6 +702,11 @@ mod tests {
                 .collect();
             assert!(!verdicts.is_empty());
             assert!(verdicts.iter().all(|v| *v == expect), "p {p}");
+            // A packet that is not ECN-capable is an early drop at any p.
+            let plain = PacketView { ect: false, ..PKT };
+            assert!((0..2000)
+                .map(|_| pie.on_enqueue(0, plain, &queue(50_000), &mut rng))
+                .all(|v| v != EnqueueVerdict::ForcedDrop));
         }
     }
 
