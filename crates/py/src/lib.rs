@@ -9,6 +9,7 @@ use sim::result::{Column, Table, Value};
 use sim::RunError;
 
 mod math;
+mod model;
 mod stepper;
 
 create_exception!(
@@ -108,5 +109,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
     m.add_class::<stepper::AqmStepper>()?;
     math::register(m)?;
+    model::register(m)?;
     Ok(())
 }
