@@ -1,0 +1,196 @@
+"""Sweeps: finished runs are stored at once, a second sweep does no simulation, an
+interrupted sweep leaves only complete records, tables and figures are written."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pandas as pd
+import pytest
+
+import aqmlab.sweeps as sweep_mod
+from aqmlab.experiment import Experiment
+from aqmlab.plots import moving_average, plot_experiment
+from aqmlab.store import RunStore
+from aqmlab.sweeps import execute, load_traces, sweep, table
+from conftest import REPO_ROOT, SCENARIO1
+
+TINY = f"""
+title = "tiny"
+scenario = "{SCENARIO1.as_posix()}"
+seeds = [1]
+traces = TRACES
+
+[fixed]
+"queue.aqm" = "red"
+duration_s = 3.0
+"measure.window_s" = [0.0, 3.0]
+"traffic.schedule.flows" = 10
+
+[[axes]]
+name = "aqm"
+key = "queue.aqm"
+values = ["red", "droptail"]
+
+[[axes]]
+name = "N"
+key = "traffic.schedule.flows"
+values = [5, 10]
+
+[plot]
+KIND
+lines = "aqm"
+y = ["avg_queue_pkts", "drop_rate"]
+target = 250.0
+"""
+
+
+def tiny(tmp_path, traces=False):
+    text = TINY.replace("TRACES", "true" if traces else "false")
+    text = text.replace("KIND", 'kind = "traces"' if traces else 'x = "N"')
+    path = tmp_path / ("tiny-traces.toml" if traces else "tiny.toml")
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return Experiment.load(path)
+
+
+def test_resume_skips_finished_runs(tmp_path):
+    exp = tiny(tmp_path)
+    out = tmp_path / "out"
+    first = execute(exp.runs(), out, jobs=2, progress=False)
+    assert (first.total, first.ran, first.skipped, first.failed) == (4, 4, 0, [])
+    records = sorted((out / "runs").glob("*.json"))
+    assert len(records) == 4
+    mtimes = [p.stat().st_mtime_ns for p in records]
+    second = execute(exp.runs(), out, jobs=2, progress=False)
+    assert (second.ran, second.skipped) == (0, 4)
+    assert [p.stat().st_mtime_ns for p in records] == mtimes
+    df = sweep(exp, out, jobs=1, progress=False)
+    assert len(df) == 4
+    assert {"experiment", "run_id", "aqm", "N", "seed", "avg_queue_pkts", "jitter_ms"} <= set(df)
+    assert (out / "results.parquet").is_file() and (out / "results.csv").is_file()
+    assert pd.read_parquet(out / "results.parquet").shape == df.shape
+
+
+def test_interrupted_sweep_keeps_complete_records(tmp_path, monkeypatch):
+    exp = tiny(tmp_path)
+    out = tmp_path / "out"
+    real = sweep_mod.run_and_store
+    calls = []
+
+    def interrupt_second(root, spec):
+        calls.append(spec.run_id)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(root, spec)
+
+    monkeypatch.setattr(sweep_mod, "run_and_store", interrupt_second)
+    # A leftover temporary file from an earlier crash is not a record and gets cleaned.
+    (out / "runs").mkdir(parents=True)
+    (out / "runs" / ".deadbeef.json.tmp-1").write_text("{", encoding="utf-8")
+    with pytest.raises(KeyboardInterrupt):
+        execute(exp.runs(), out, jobs=1, progress=False)
+    files = sorted(p.name for p in (out / "runs").iterdir())
+    assert files == [f"{calls[0]}.json"]
+    json.loads((out / "runs" / files[0]).read_text(encoding="utf-8"))
+    monkeypatch.setattr(sweep_mod, "run_and_store", real)
+    again = execute(exp.runs(), out, jobs=1, progress=False)
+    assert (again.ran, again.skipped) == (3, 1)
+
+
+def test_failed_run_is_reported_and_others_stored(tmp_path, monkeypatch):
+    exp = tiny(tmp_path)
+    out = tmp_path / "out"
+    real = sweep_mod.run_and_store
+    bad = exp.runs()[1].run_id
+
+    def fail_one(root, spec):
+        if spec.run_id == bad:
+            raise ValueError("boom")
+        return real(root, spec)
+
+    monkeypatch.setattr(sweep_mod, "run_and_store", fail_one)
+    outcome = execute(exp.runs(), out, jobs=1, progress=False)
+    assert outcome.ran == 3
+    assert outcome.failed == [(bad, "ValueError: boom")]
+    assert not RunStore(out).has(bad)
+
+
+def test_sigint_stops_a_cli_sweep_cleanly(tmp_path):
+    text = textwrap.dedent(TINY).replace("TRACES", "false").replace("KIND", 'x = "N"')
+    text = text.replace("values = [5, 10]", "values = [5, 10, 15, 20, 25, 30, 35, 40]")
+    text = text.replace("duration_s = 3.0", "duration_s = 8.0")
+    path = tmp_path / "sig.toml"
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "aqmlab.cli",
+            "sweep",
+            str(path),
+            "--out",
+            str(out),
+            "--jobs",
+            "2",
+            "--quiet",
+        ],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not list((out / "runs").glob("*.json")):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    if proc.returncode == 0:
+        pytest.skip("the sweep finished before the interrupt arrived")
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    records = list((out / "runs").glob("*.json"))
+    assert 1 <= len(records) < 16
+    for p in records:
+        assert json.loads(p.read_text(encoding="utf-8"))["summary"]["avg_queue_pkts"] >= 0
+    assert not [p for p in (out / "runs").iterdir() if ".tmp-" in p.name]
+    assert not (out / "results.parquet").exists()
+
+
+def test_plots_written_as_png_and_svg(tmp_path):
+    exp = tiny(tmp_path)
+    out = tmp_path / "out"
+    df = sweep(exp, out, jobs=1, progress=False)
+    paths = plot_experiment(exp, df, out, "tiny")
+    assert sorted(p.name for p in paths) == ["tiny.png", "tiny.svg"]
+    assert (out / "tiny.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<svg" in (out / "tiny.svg").read_text(encoding="utf-8")
+
+
+def test_traces_stored_and_plotted(tmp_path):
+    exp = tiny(tmp_path, traces=True)
+    out = tmp_path / "out"
+    specs = exp.runs()
+    execute(specs, out, jobs=1, progress=False)
+    store = RunStore(out)
+    assert all(store.has(s.run_id, traces=True) for s in specs)
+    traces = load_traces(exp, specs, store)
+    assert set(traces) == {"red", "droptail"}
+    assert {"t_s", "queue_pkts"} <= set(traces["red"])
+    paths = plot_experiment(exp, table(exp, specs, store), out, "traces", traces)
+    assert all(p.stat().st_size > 0 for p in paths)
+    # A run stored without traces is run again when an experiment asks for them.
+    os.remove(store.traces_path(specs[0].run_id))
+    again = execute(specs, out, jobs=1, progress=False)
+    assert again.ran == 1
+
+
+def test_moving_average_is_trailing():
+    t = [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert list(moving_average(t, [0, 2, 4, 6, 8], 2.0)) == [0, 1, 3, 5, 7]
