@@ -9,27 +9,22 @@ AQMLAB := $(PYTHON) -m aqmlab.cli
 export PATH := $(dir $(CARGO)):$(PATH)
 export PYO3_PYTHON := $(abspath $(PYTHON))
 
-SCENARIO2 := experiments/betared/scenario2.toml
-SCENARIO2_SETS := --set traffic.schedule.n_max=800
-
-.PHONY: build run test lint bench
+.PHONY: build run test lint bench bench-reproduce
 
 # The virtual environment with the Python build and test tools.
 $(VENV)/.installed: pyproject.toml
 	test -x $(PYTHON) || python3 -m venv $(VENV)
-	$(PYTHON) -m pip install --quiet maturin pandas pyarrow numpy tqdm pytest ruff
+	$(PYTHON) -m pip install --quiet maturin pandas pyarrow numpy tqdm matplotlib scipy pytest ruff
 	touch $@
 
 # Always rebuilt (cargo skips what is unchanged), so a stale extension is never tested.
 build: $(VENV)/.installed
 	. $(VENV)/bin/activate && maturin develop --release --quiet
 
+# Every figure of the BetaRED paper on reduced grids; prints the verdict table and writes
+# results/reproduce-betared-quick/report.md. Resumable: a second run reuses finished runs.
 run: build
-	$(AQMLAB) run $(SCENARIO2) --set queue.aqm=droptail $(SCENARIO2_SETS) \
-		--out results/scenario2-droptail
-	$(AQMLAB) run $(SCENARIO2) --set queue.aqm=red $(SCENARIO2_SETS) \
-		--out results/scenario2-red
-	$(AQMLAB) compare results/scenario2-droptail results/scenario2-red
+	$(AQMLAB) reproduce betared --quick
 
 test: build
 	$(CARGO) test --release --workspace --exclude aqmlab-py
@@ -42,3 +37,8 @@ lint: $(VENV)/.installed
 
 bench: build
 	$(PYTHON) benches/bench.py
+
+# Times `aqmlab reproduce betared --quick` and the full reproduction from scratch and writes
+# the "Reproduction" section of BENCHMARKS.md (the full one: about 15 CPU minutes).
+bench-reproduce: build
+	$(PYTHON) benches/bench.py --reproduce

@@ -1,19 +1,26 @@
 """Time BetaRED scenario 2 in fresh processes and record the numbers in BENCHMARKS.md.
 
-Usage: python benches/bench.py   (from the repository root, after `make build`)
+Usage (from the repository root, after `make build`):
+  python benches/bench.py                       scenario 2 speed and memory
+  python benches/bench.py --reproduce [quick|full|both]
+                                                `aqmlab reproduce betared` wall time
+Each mode rewrites its own part of BENCHMARKS.md and keeps the other's.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -177,7 +184,130 @@ def report(speed: dict[str, dict], memory: dict[int, dict]) -> str:
     return "\n".join(lines)
 
 
+REPRODUCTION_HEADING = "## Reproduction"
+REPRODUCTION_MODES = {"quick": ["--quick"], "full": []}
+
+
+def split_section(text: str, heading: str) -> tuple[str, str | None]:
+    """`text` without the `heading` section (up to the next `## ` heading) and that section."""
+    lines = text.splitlines()
+    if heading not in lines:
+        return text, None
+    start = lines.index(heading)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    rest = lines[:start] + lines[end:]
+    section = "\n".join(lines[start:end]).rstrip("\n")
+    return "\n".join(rest).rstrip("\n") + "\n", section
+
+
+def with_section(text: str, section: str | None) -> str:
+    """`text` with `section` appended at the end (nothing when None)."""
+    text = text.rstrip("\n") + "\n"
+    return text if section is None else f"{text}\n{section}\n"
+
+
+def time_reproduction(mode: str) -> dict:
+    """Wall time of `aqmlab reproduce betared` from an empty output folder, which is kept
+    afterwards (results/bench/reproduce-betared[-quick]) so its report can be read."""
+    out = (
+        REPO_ROOT
+        / "results"
+        / "bench"
+        / ("reproduce-betared" + ("-quick" if mode == "quick" else ""))
+    )
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "aqmlab.cli",
+        "reproduce",
+        "betared",
+        *REPRODUCTION_MODES[mode],
+        "--out",
+        str(out),
+        "--quiet",
+    ]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO_ROOT)
+    wall_s = time.perf_counter() - t0
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout + proc.stderr)
+        raise SystemExit(f"reproduce {mode} failed (exit {proc.returncode})")
+    line = next((x for x in proc.stdout.splitlines() if " runs: " in x), "? runs:")
+    cpu = re.search(r"([0-9.]+) s CPU", line)
+    return {
+        "wall_s": wall_s,
+        "runs": line.split()[0],
+        "cpu_s": float(cpu.group(1)) if cpu else float("nan"),
+        "load": os.getloadavg()[1],
+    }
+
+
+def reproduction_section(results: dict[str, dict], old: str | None) -> str:
+    """The Reproduction section: one row per mode; rows not measured now are kept."""
+    rows = {}
+    if old:
+        for line in old.splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if line.startswith("| `aqmlab") and len(cells) >= 2:
+                rows[cells[0]] = line
+    today = datetime.date.today().isoformat()
+    for mode, r in results.items():
+        command = "`aqmlab reproduce betared" + (" --quick`" if mode == "quick" else "`")
+        rows[command] = (
+            f"| {command} | {r['runs']} | {r['wall_s']:.0f} s ({r['wall_s'] / 60:.1f} min) | "
+            f"{r['cpu_s']:.0f} s | {os.cpu_count()} | {r['load']:.1f} | {today} |"
+        )
+    order = ["`aqmlab reproduce betared --quick`", "`aqmlab reproduce betared`"]
+    method = (
+        "Recorded by `make bench-reproduce` (`benches/bench.py --reproduce`): the wall time of "
+        "the whole command (interpreter start-up, all simulations on one worker process per "
+        "core, tables, figures and report.md) into an empty output folder, so no run is "
+        "reused; the folders are kept as `results/bench/reproduce-betared[-quick]/`. Runs "
+        "counts distinct simulations (figures share some); the CPU time is their sum over the "
+        "workers. The machine is the one described at the top of this page; other work "
+        "running on it at the same time (see the load average: 2 means both cores busy) "
+        "lengthens the wall time, not the CPU time, so wall time ≈ CPU time / cores is what an "
+        "idle machine gives."
+    )
+    lines = [
+        REPRODUCTION_HEADING,
+        "",
+        "| command | runs | wall time | CPU time of the simulations | worker processes | "
+        "load average (5 min) at the end | date |",
+        "|---|---:|---:|---:|---:|---:|---|",
+        *[rows[k] for k in order if k in rows],
+        "",
+        textwrap.fill(method, width=100),
+    ]
+    return "\n".join(lines)
+
+
+def main_reproduce(which: str) -> int:
+    modes = ["quick", "full"] if which == "both" else [which]
+    results = {}
+    for mode in modes:
+        results[mode] = time_reproduction(mode)
+        print(f"reproduce {mode}: {results[mode]['wall_s']:.0f} s", file=sys.stderr)
+    old = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else "# Benchmarks\n"
+    rest, section = split_section(old, REPRODUCTION_HEADING)
+    OUTPUT.write_text(with_section(rest, reproduction_section(results, section)), encoding="utf-8")
+    print(f"wrote {OUTPUT.relative_to(REPO_ROOT)}", file=sys.stderr)
+    return 0
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--reproduce",
+        nargs="?",
+        const="both",
+        choices=["quick", "full", "both"],
+        help="time `aqmlab reproduce betared` instead of the scenario benchmarks",
+    )
+    args = parser.parse_args()
+    if args.reproduce:
+        return main_reproduce(args.reproduce)
     speed = {}
     for aqm in ("droptail", "red"):
         speed[aqm] = timed(aqm, N_MAX_TIMED)
@@ -187,7 +317,10 @@ def main() -> int:
         r = run_once("droptail", n_max)
         memory[n_max] = {"wall_s": r["wall_s"], "peak_rss_mib": r["peak_rss_kib"] / 1024}
         print(f"N_max={n_max}: {memory[n_max]['peak_rss_mib']:.1f} MiB", file=sys.stderr)
-    OUTPUT.write_text(report(speed, memory), encoding="utf-8")
+    kept = None
+    if OUTPUT.exists():
+        _, kept = split_section(OUTPUT.read_text(encoding="utf-8"), REPRODUCTION_HEADING)
+    OUTPUT.write_text(with_section(report(speed, memory), kept), encoding="utf-8")
     print(f"wrote {OUTPUT.relative_to(REPO_ROOT)}", file=sys.stderr)
     return 0
 

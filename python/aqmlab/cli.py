@@ -1,20 +1,24 @@
-"""The `aqmlab` command: run, list, compare."""
+"""The `aqmlab` command: run, list, compare, sweep, reproduce, curves."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 from tqdm import tqdm
 
 from . import _core
 from .compare import compare_table
+from .experiment import Experiment, ExperimentError, is_experiment_file
+from .model_cli import add_parser as add_model_parser
 from .runner import run
 from .scenario import Scenario
-from .tables import summary_table
+from .tables import format_number, render_table, summary_table
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -109,10 +113,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_list(args: argparse.Namespace) -> int:
     for key, names in _core.catalog().items():
         print(f"{key.replace('_', ' ')}: {', '.join(names)}")
-    scenarios = sorted(EXPERIMENTS_DIR.rglob("*.toml")) if EXPERIMENTS_DIR.is_dir() else []
+    files = sorted(EXPERIMENTS_DIR.rglob("*.toml")) if EXPERIMENTS_DIR.is_dir() else []
+    experiments = [p for p in files if is_experiment_file(p)]
+    scenarios = [p for p in files if p not in experiments]
     print(f"\nscenarios under {EXPERIMENTS_DIR}/:" if scenarios else "\nscenarios: none found")
     for path in scenarios:
         print(f"  {path.as_posix()}")
+    if experiments:
+        print(f"\nexperiments under {EXPERIMENTS_DIR}/ (aqmlab sweep FILE):")
+        for path in experiments:
+            print(f"  {path.as_posix()}")
     return 0
 
 
@@ -123,6 +133,139 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise CliError(f"cannot read '{e.filename}': {e.strerror or e}") from None
     except (json.JSONDecodeError, KeyError, TypeError) as e:
         raise CliError(f"not a valid summary.json among {args.dirs}: {e}") from None
+    return 0
+
+
+def _jobs(text: str) -> int:
+    """A positive number of worker processes."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"invalid job count {text!r}: expected an integer >= 1")
+    return jobs
+
+
+def _floats(text: str) -> list[float]:
+    """A comma-separated list of numbers."""
+    try:
+        values = [float(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        values = []
+    if not values:
+        raise argparse.ArgumentTypeError(
+            f"invalid list {text!r}: expected numbers such as 0.05,0.1"
+        )
+    return values
+
+
+def _sweep_summary(experiment: Experiment, df) -> str:
+    """Mean over seeds of the plotted metrics at each grid point, as a text table."""
+    from .plots import metric_label, seed_means
+
+    keys = [a.name for a in experiment.axes]
+    metrics = [m for m in experiment.plot.y if m in df.columns]
+    means = seed_means(df, keys, metrics)
+    headers = keys + [metric_label(m)[0] for m in metrics]
+    rows = []
+    for _, r in means.iterrows():
+        cells = [str(r[k]) for k in keys]
+        cells += [format_number(r[m], metric_label(m)[1], 3) for m in metrics]
+        rows.append(cells)
+    return render_table(headers, rows, text_columns=len(keys))
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from .plots import plot_experiment
+    from .store import RunStore
+    from .sweeps import execute, load_traces, table, write_table
+
+    path = Path(args.file)
+    experiment = Experiment.load(path, quick=args.quick)
+    specs = experiment.runs()  # validates every grid point before anything is written
+    suffix = "-quick" if args.quick else ""
+    out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / f"{path.stem}{suffix}"
+    outcome = execute(specs, out_dir, jobs=args.jobs, progress=not args.quiet, desc=path.stem)
+    store = RunStore(out_dir)
+    df = table(experiment, specs, store)
+    if not df.empty:
+        write_table(df, out_dir, "results")
+        traces = load_traces(experiment, specs, store) if experiment.plot.kind == "traces" else None
+        plot_experiment(experiment, df, out_dir, path.stem, traces)
+        print(_sweep_summary(experiment, df))
+    print(
+        f"\n{outcome.total} runs: {outcome.ran} simulated, {outcome.skipped} reused, "
+        f"{len(outcome.failed)} failed ({outcome.wall_s:.1f} s wall, {outcome.cpu_s:.1f} s CPU "
+        f"in simulations)\nresults: {out_dir}"
+    )
+    for run_id, message in outcome.failed:
+        print(f"aqmlab: run {run_id} failed: {message}", file=sys.stderr)
+    return 1 if outcome.failed else 0
+
+
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from .report import verdict_text
+    from .reproduce import PAPERS, parse_figures, reproduce
+
+    paper = PAPERS.get(args.paper)
+    if paper is None:
+        raise CliError(f"unknown paper '{args.paper}' (available: {', '.join(PAPERS)})")
+    figures = parse_figures(args.figures, paper) if args.figures is not None else None
+    suffix = "-quick" if args.quick else ""
+    out_dir = (
+        Path(args.out) if args.out is not None else RESULTS_DIR / f"reproduce-{args.paper}{suffix}"
+    )
+    command = f"aqmlab reproduce {args.paper}" + (" --quick" if args.quick else "")
+    if figures:
+        command += " --figures " + ",".join(str(f) for f in figures)
+    outcome = reproduce(
+        args.paper,
+        out_dir,
+        quick=args.quick,
+        jobs=args.jobs,
+        figures=figures,
+        progress=not args.quiet,
+        command=command,
+    )
+    print(verdict_text(outcome.claims))
+    print(
+        f"\n{outcome.sweep.total} runs: {outcome.sweep.ran} simulated, "
+        f"{outcome.sweep.skipped} reused ({outcome.wall_s:.0f} s wall, "
+        f"{outcome.sweep.cpu_s:.0f} s CPU in simulations)\nreport: {outcome.report}"
+    )
+    for problem in outcome.problems:
+        print(f"aqmlab: {problem}", file=sys.stderr)
+    return 0 if outcome.ok else 1
+
+
+def _cmd_curves(args: argparse.Namespace) -> int:
+    from .curves import curves_table, plot_curves
+
+    try:
+        df = curves_table(
+            args.theta,
+            q_min=args.q_min,
+            q_max=args.q_max,
+            q_target=args.q_target,
+            p_max=args.p_max,
+            red=not args.no_red,
+            limit_pkts=args.limit,
+        )
+    except RuntimeError as e:
+        raise CliError(str(e)) from None
+    out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / "curves"
+    plot_curves(df, out_dir, args.q_target)
+    df.to_csv(out_dir / "curves.csv", index=False, lineterminator="\n")
+    probes = [args.q_target * f for f in (0.6, 0.8, 1.0, 1.2, 1.4)]
+    headers = ["curve"] + [f"p(q_avg={q:g})" for q in probes]
+    rows = []
+    for (name, theta), sub in df.groupby(["aqm", "theta"], dropna=False, sort=False):
+        label = "RED" if name == "red" else f"BetaRED θ={theta:g}"
+        p = np.interp(probes, sub["q_avg_pkts"], sub["p"])
+        rows.append([label] + [f"{v:.3f}" for v in p])
+    print(render_table(headers, rows))
+    print(f"\ncurves: {out_dir}/curves.png, curves.svg, curves.csv")
     return 0
 
 
@@ -157,6 +300,66 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_compare.add_argument("dirs", nargs="+", metavar="DIR", help="result directory")
     p_compare.set_defaults(func=_cmd_compare)
+
+    jobs_help = f"worker processes (default: the number of CPUs, {os.cpu_count()})"
+    p_sweep = commands.add_parser(
+        "sweep", help="run an experiment's grid (resumable) and write its table and figure"
+    )
+    p_sweep.add_argument("file", metavar="EXPERIMENT", help="experiment TOML file")
+    p_sweep.add_argument("--quick", action="store_true", help="use the file's [quick] grid")
+    p_sweep.add_argument("--jobs", type=_jobs, help=jobs_help)
+    p_sweep.add_argument(
+        "--out",
+        metavar="DIR",
+        help=f"output directory (default {RESULTS_DIR}/<EXPERIMENT stem>[-quick])",
+    )
+    p_sweep.add_argument("--quiet", action="store_true", help="no progress bar")
+    p_sweep.set_defaults(func=_cmd_sweep)
+
+    p_repro = commands.add_parser(
+        "reproduce", help="run every figure of a paper and write a report with verdicts"
+    )
+    p_repro.add_argument("paper", metavar="PAPER", help="the paper: betared")
+    p_repro.add_argument(
+        "--quick", action="store_true", help="reduced grids and shorter runs (a few minutes)"
+    )
+    p_repro.add_argument("--jobs", type=_jobs, help=jobs_help)
+    p_repro.add_argument(
+        "--out",
+        metavar="DIR",
+        help=f"output directory (default {RESULTS_DIR}/reproduce-<PAPER>[-quick])",
+    )
+    p_repro.add_argument("--figures", metavar="LIST", help="only these figures, e.g. 3,8")
+    p_repro.add_argument("--quiet", action="store_true", help="no progress bar")
+    p_repro.set_defaults(func=_cmd_reproduce)
+
+    p_curves = commands.add_parser(
+        "curves", help="plot BetaRED drop-probability curves for several θ (paper's Fig. 2)"
+    )
+    p_curves.add_argument(
+        "--theta",
+        type=_floats,
+        default=[0.05, 0.1, 0.2, 0.3, 0.5],
+        metavar="LIST",
+        help="θ values, comma-separated (default 0.05,0.1,0.2,0.3,0.5)",
+    )
+    p_curves.add_argument("--q-min", type=float, default=0.0, help="q_min, packets (default 0)")
+    p_curves.add_argument(
+        "--q-max", type=float, default=1000.0, help="q_max, packets (default 1000)"
+    )
+    p_curves.add_argument(
+        "--q-target", type=float, default=250.0, help="q_target, packets (default 250)"
+    )
+    p_curves.add_argument("--p-max", type=float, default=1.0, help="p_max (default 1)")
+    p_curves.add_argument(
+        "--limit", type=int, default=1000, help="buffer size B, packets: the x range (default 1000)"
+    )
+    p_curves.add_argument("--no-red", action="store_true", help="leave out the RED curve")
+    p_curves.add_argument(
+        "--out", metavar="DIR", help=f"output directory (default {RESULTS_DIR}/curves)"
+    )
+    p_curves.set_defaults(func=_cmd_curves)
+    add_model_parser(commands, CliError)
     return parser
 
 
@@ -170,7 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)
-    except (CliError, _core.ScenarioError) as e:
+    except (CliError, ExperimentError, _core.ScenarioError) as e:
         print(f"aqmlab: error: {_one_line(e)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
