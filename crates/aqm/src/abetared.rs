@@ -4,10 +4,9 @@
 use crate::adaptive_beta::{thresholds, validate_adaptive, LinkContext};
 use crate::beta_curve::BetaCurve;
 use crate::betared::{beta_probe, BETA_PROBE_NAMES};
-use crate::contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, QueueView};
+use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
-use crate::red_core::RedCore;
-use crate::rng::Rng;
+use crate::red_core::{Periodic, RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
 /// ABetaRED parameters: the user sets T_target, θ and w (§5.1); the rest have the paper's
@@ -84,7 +83,7 @@ pub struct ABetaRed {
     q_target_pkts: f64,
     curve: BetaCurve,
     core: RedCore,
-    next_update_ns: u64,
+    periodic: Periodic,
 }
 
 /// Lower and upper clamps of p_max (Algorithm 2, lines 9 and 12).
@@ -106,14 +105,9 @@ impl ABetaRed {
                 params.mean_pkt_bytes,
             ),
             q_target_pkts: q_target,
-            next_update_ns: (params.t_update_s * 1e9).round() as u64,
+            periodic: Periodic::every_s(params.t_update_s),
             params,
         })
-    }
-
-    /// The drop curve in force (its p_max is the adapted one).
-    pub fn curve(&self) -> &BetaCurve {
-        &self.curve
     }
 
     /// q_target = C·T_target, packets.
@@ -138,59 +132,34 @@ impl ABetaRed {
     }
 }
 
-impl Aqm for ABetaRed {
-    fn name(&self) -> &'static str {
-        "abetared"
+impl RedFamily for ABetaRed {
+    type Curve = BetaCurve;
+    const NAME: &'static str = "abetared";
+    const PROBE_NAMES: &'static [&'static str] = BETA_PROBE_NAMES;
+
+    fn core(&self) -> &RedCore {
+        &self.core
     }
 
-    fn on_enqueue(
-        &mut self,
-        now_ns: u64,
-        pkt: PacketView,
-        queue: &QueueView,
-        rng: &mut Rng,
-    ) -> EnqueueVerdict {
-        let curve = self.curve;
-        self.core.enqueue(now_ns, pkt, queue, rng, |q| {
-            (curve.probability(q), curve.forced(q))
-        })
+    fn core_mut(&mut self) -> &mut RedCore {
+        &mut self.core
     }
 
-    fn on_dequeue(
-        &mut self,
-        now_ns: u64,
-        _: u64,
-        _: PacketView,
-        queue: &QueueView,
-        _: &mut Rng,
-    ) -> DequeueVerdict {
-        self.core.departure(now_ns, queue);
-        DequeueVerdict::Deliver
+    fn curve(&self) -> &BetaCurve {
+        &self.curve
     }
 
-    fn next_timer_ns(&self) -> Option<u64> {
-        Some(self.next_update_ns)
+    fn periodic(&self) -> Option<&Periodic> {
+        Some(&self.periodic)
     }
 
-    fn on_timer(&mut self, now_ns: u64, _queue: &QueueView, _rng: &mut Rng) {
+    fn update_at(&mut self, now_ns: u64) {
         self.update(self.core.q_avg_pkts());
-        self.next_update_ns = now_ns + (self.params.t_update_s * 1e9).round() as u64;
-    }
-
-    fn probe_names(&self) -> &'static [&'static str] {
-        BETA_PROBE_NAMES
+        self.periodic.ran(now_ns);
     }
 
     fn probe(&self, out: &mut Vec<f64>) {
         beta_probe(&self.core, &self.curve, out);
-    }
-
-    fn averaged_queue_pkts(&self) -> Option<f64> {
-        Some(self.core.q_avg_pkts())
-    }
-
-    fn drop_probability_at(&self, q_avg_pkts: f64) -> Option<f64> {
-        Some(self.curve.probability(q_avg_pkts))
     }
 }
 

@@ -2,11 +2,10 @@
 //! `interval` to keep q_avg inside a target band, with thresholds and weight configured from a
 //! target delay and the link rate as ns-3's RedQueueDisc does with ARED = true.
 
-use crate::contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, QueueView};
+use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
 use crate::red::{validate_common, LinearCurve};
-use crate::red_core::RedCore;
-use crate::rng::Rng;
+use crate::red_core::{Periodic, RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
 /// Adaptive RED parameters. A value of 0 for `q_min_pkts`, `q_max_pkts`, `w` or `bottom`
@@ -192,7 +191,7 @@ pub struct Ared {
     config: AredConfig,
     curve: LinearCurve,
     core: RedCore,
-    next_update_ns: u64,
+    periodic: Periodic,
 }
 
 impl Ared {
@@ -217,7 +216,7 @@ impl Ared {
                 params.byte_mode,
                 params.mean_pkt_bytes,
             ),
-            next_update_ns: (params.interval_s * 1e9).round() as u64,
+            periodic: Periodic::every_s(params.interval_s),
             config,
             params,
         })
@@ -252,65 +251,42 @@ impl Ared {
     }
 }
 
-impl Aqm for Ared {
-    fn name(&self) -> &'static str {
-        "ared"
+impl RedFamily for Ared {
+    type Curve = LinearCurve;
+    const NAME: &'static str = "ared";
+    const PROBE_NAMES: &'static [&'static str] = &["q_avg", "p", "p_max"];
+
+    fn core(&self) -> &RedCore {
+        &self.core
     }
 
-    fn on_enqueue(
-        &mut self,
-        now_ns: u64,
-        pkt: PacketView,
-        queue: &QueueView,
-        rng: &mut Rng,
-    ) -> EnqueueVerdict {
-        let curve = self.curve;
-        self.core.enqueue(now_ns, pkt, queue, rng, |q| {
-            (curve.probability(q), curve.forced(q))
-        })
+    fn core_mut(&mut self) -> &mut RedCore {
+        &mut self.core
     }
 
-    fn on_dequeue(
-        &mut self,
-        now_ns: u64,
-        _: u64,
-        _: PacketView,
-        queue: &QueueView,
-        _: &mut Rng,
-    ) -> DequeueVerdict {
-        self.core.departure(now_ns, queue);
-        DequeueVerdict::Deliver
+    fn curve(&self) -> &LinearCurve {
+        &self.curve
     }
 
-    fn next_timer_ns(&self) -> Option<u64> {
-        Some(self.next_update_ns)
+    fn periodic(&self) -> Option<&Periodic> {
+        Some(&self.periodic)
     }
 
-    fn on_timer(&mut self, now_ns: u64, _queue: &QueueView, _rng: &mut Rng) {
+    fn update_at(&mut self, now_ns: u64) {
         self.adapt(self.core.q_avg_pkts());
-        self.next_update_ns = now_ns + (self.params.interval_s * 1e9).round() as u64;
-    }
-
-    fn probe_names(&self) -> &'static [&'static str] {
-        &["q_avg", "p", "p_max"]
+        self.periodic.ran(now_ns);
     }
 
     fn probe(&self, out: &mut Vec<f64>) {
         out.extend([self.core.q_avg_pkts(), self.core.p(), self.curve.p_max]);
-    }
-
-    fn averaged_queue_pkts(&self) -> Option<f64> {
-        Some(self.core.q_avg_pkts())
-    }
-
-    fn drop_probability_at(&self, q_avg_pkts: f64) -> Option<f64> {
-        Some(self.curve.probability(q_avg_pkts))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contract::{Aqm, QueueView};
+    use crate::rng::Rng;
 
     #[test]
     fn automatic_configuration_for_the_betared_dumbbell() {

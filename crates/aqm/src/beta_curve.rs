@@ -3,6 +3,7 @@
 
 use crate::contract::ParamError;
 use crate::math::beta_inc_reg;
+use crate::red_core::DropCurve;
 
 /// The drop curve p(q_avg) of eq. (7) for thresholds q_min < q_max.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,9 +118,15 @@ impl BetaCurve {
             self.p_max * beta_inc_reg(self.alpha, self.beta, z)
         }
     }
+}
+
+impl DropCurve for BetaCurve {
+    fn probability(&self, q_avg_pkts: f64) -> f64 {
+        BetaCurve::probability(self, q_avg_pkts)
+    }
 
     /// Whether q_avg is at or past q_max (every arrival dropped).
-    pub fn forced(&self, q_avg_pkts: f64) -> bool {
+    fn forced(&self, q_avg_pkts: f64) -> bool {
         q_avg_pkts >= self.q_max_pkts
     }
 }

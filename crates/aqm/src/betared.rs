@@ -4,11 +4,10 @@
 //! averaged queue, updated on every arrival.
 
 use crate::beta_curve::BetaCurve;
-use crate::contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, QueueView};
+use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
 use crate::red::validate_common;
-use crate::red_core::RedCore;
-use crate::rng::Rng;
+use crate::red_core::{RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
 /// BetaRED parameters (Algorithm 1, line 1).
@@ -95,11 +94,6 @@ impl BetaRed {
             ),
         })
     }
-
-    /// The drop curve in force.
-    pub fn curve(&self) -> &BetaCurve {
-        &self.curve
-    }
 }
 
 /// The probe every BetaRED variant reports.
@@ -116,49 +110,24 @@ pub(crate) fn beta_probe(core: &RedCore, curve: &BetaCurve, out: &mut Vec<f64>) 
 /// Probe names matching [`beta_probe`].
 pub(crate) const BETA_PROBE_NAMES: &[&str] = &["q_avg", "p", "p_max", "mu", "sigma"];
 
-impl Aqm for BetaRed {
-    fn name(&self) -> &'static str {
-        "betared"
+impl RedFamily for BetaRed {
+    type Curve = BetaCurve;
+    const NAME: &'static str = "betared";
+    const PROBE_NAMES: &'static [&'static str] = BETA_PROBE_NAMES;
+
+    fn core(&self) -> &RedCore {
+        &self.core
     }
 
-    fn on_enqueue(
-        &mut self,
-        now_ns: u64,
-        pkt: PacketView,
-        queue: &QueueView,
-        rng: &mut Rng,
-    ) -> EnqueueVerdict {
-        let curve = self.curve;
-        self.core.enqueue(now_ns, pkt, queue, rng, |q| {
-            (curve.probability(q), curve.forced(q))
-        })
+    fn core_mut(&mut self) -> &mut RedCore {
+        &mut self.core
     }
 
-    fn on_dequeue(
-        &mut self,
-        now_ns: u64,
-        _: u64,
-        _: PacketView,
-        queue: &QueueView,
-        _: &mut Rng,
-    ) -> DequeueVerdict {
-        self.core.departure(now_ns, queue);
-        DequeueVerdict::Deliver
-    }
-
-    fn probe_names(&self) -> &'static [&'static str] {
-        BETA_PROBE_NAMES
+    fn curve(&self) -> &BetaCurve {
+        &self.curve
     }
 
     fn probe(&self, out: &mut Vec<f64>) {
         beta_probe(&self.core, &self.curve, out);
-    }
-
-    fn averaged_queue_pkts(&self) -> Option<f64> {
-        Some(self.core.q_avg_pkts())
-    }
-
-    fn drop_probability_at(&self, q_avg_pkts: f64) -> Option<f64> {
-        Some(self.curve.probability(q_avg_pkts))
     }
 }

@@ -3,10 +3,9 @@
 //! the idle-time correction of the average, the gentle region, count-based spacing of drops,
 //! byte mode, and ECN marking (by the host, on early drops).
 
-use crate::contract::{Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
+use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
-use crate::red_core::RedCore;
-use crate::rng::Rng;
+use crate::red_core::{DropCurve, RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
 /// RED parameters (names as in the BetaRED paper, thresholds in packets).
@@ -118,9 +117,15 @@ impl LinearCurve {
             1.0
         }
     }
+}
+
+impl DropCurve for LinearCurve {
+    fn probability(&self, q_avg_pkts: f64) -> f64 {
+        LinearCurve::probability(self, q_avg_pkts)
+    }
 
     /// Whether q_avg is in the forced-drop region (above q_max, or 2·q_max when gentle).
-    pub fn forced(&self, q_avg_pkts: f64) -> bool {
+    fn forced(&self, q_avg_pkts: f64) -> bool {
         q_avg_pkts
             >= if self.gentle {
                 2.0 * self.q_max_pkts
@@ -171,56 +176,33 @@ impl Red {
     }
 }
 
-impl Aqm for Red {
-    fn name(&self) -> &'static str {
-        "red"
+impl RedFamily for Red {
+    type Curve = LinearCurve;
+    const NAME: &'static str = "red";
+    const PROBE_NAMES: &'static [&'static str] = &["q_avg", "p"];
+
+    fn core(&self) -> &RedCore {
+        &self.core
     }
 
-    fn on_enqueue(
-        &mut self,
-        now_ns: u64,
-        pkt: PacketView,
-        queue: &QueueView,
-        rng: &mut Rng,
-    ) -> EnqueueVerdict {
-        let curve = self.curve;
-        self.core.enqueue(now_ns, pkt, queue, rng, |q| {
-            (curve.probability(q), curve.forced(q))
-        })
+    fn core_mut(&mut self) -> &mut RedCore {
+        &mut self.core
     }
 
-    fn on_dequeue(
-        &mut self,
-        now_ns: u64,
-        _sojourn_ns: u64,
-        _pkt: PacketView,
-        queue: &QueueView,
-        _rng: &mut Rng,
-    ) -> crate::contract::DequeueVerdict {
-        self.core.departure(now_ns, queue);
-        crate::contract::DequeueVerdict::Deliver
-    }
-
-    fn probe_names(&self) -> &'static [&'static str] {
-        &["q_avg", "p"]
+    fn curve(&self) -> &LinearCurve {
+        &self.curve
     }
 
     fn probe(&self, out: &mut Vec<f64>) {
         out.extend([self.core.q_avg_pkts(), self.core.p()]);
-    }
-
-    fn averaged_queue_pkts(&self) -> Option<f64> {
-        Some(self.core.q_avg_pkts())
-    }
-
-    fn drop_probability_at(&self, q_avg_pkts: f64) -> Option<f64> {
-        Some(self.curve.probability(q_avg_pkts))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contract::{Aqm, EnqueueVerdict, PacketView, QueueView};
+    use crate::rng::Rng;
 
     pub(crate) fn queue(len_pkts: u32) -> QueueView {
         QueueView {

@@ -1,8 +1,9 @@
-//! The per-packet machinery every RED-family AQM shares: the averaged queue (with its idle
-//! correction) and the drop decision (with spacing and byte mode). Each algorithm supplies its
-//! drop curve and, if adaptive, its own update rule.
+//! What every RED-family AQM shares: the averaged queue (with its idle correction), the drop
+//! decision (with spacing and byte mode), and one implementation of the [`Aqm`] contract. Each
+//! algorithm supplies only its drop curve and, if adaptive, its periodic update
+//! ([`RedFamily`]).
 
-use crate::contract::{EnqueueVerdict, PacketView, QueueView};
+use crate::contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, QueueView};
 use crate::drop_decision::{DropDecision, Spacing};
 use crate::red_average::QueueAverage;
 use crate::rng::Rng;
@@ -44,19 +45,20 @@ impl RedCore {
         self.p
     }
 
-    /// An arrival: update q_avg, evaluate `curve(q_avg) = (p_b, forced)`, and decide.
-    pub fn enqueue(
+    /// An arrival finds `queue`: update q_avg and return it.
+    pub fn arrival(&mut self, now_ns: u64, queue: &QueueView) -> f64 {
+        self.average
+            .on_arrival(now_ns, queue.len_pkts, queue.rate_bps, self.mean_pkt_bytes)
+    }
+
+    /// Decide on the arrival given the curve's p_b and whether q_avg is in the forced region.
+    pub fn decide(
         &mut self,
-        now_ns: u64,
+        p: f64,
+        forced: bool,
         pkt: PacketView,
-        queue: &QueueView,
         rng: &mut Rng,
-        curve: impl Fn(f64) -> (f64, bool),
     ) -> EnqueueVerdict {
-        let q_avg =
-            self.average
-                .on_arrival(now_ns, queue.len_pkts, queue.rate_bps, self.mean_pkt_bytes);
-        let (p, forced) = curve(q_avg);
         self.p = p;
         if forced {
             self.decision.reset();
@@ -74,5 +76,121 @@ impl RedCore {
     /// A departure left `queue` behind (starts an idle period when it is empty).
     pub fn departure(&mut self, now_ns: u64, queue: &QueueView) {
         self.average.on_departure(now_ns, queue.len_pkts);
+    }
+}
+
+/// A RED-family drop curve: p_b at an averaged queue, and where drops become forced.
+pub trait DropCurve {
+    /// Drop probability p_b at averaged queue `q_avg_pkts`.
+    fn probability(&self, q_avg_pkts: f64) -> f64;
+    /// Whether every arrival is dropped regardless of ECN at `q_avg_pkts`.
+    fn forced(&self, q_avg_pkts: f64) -> bool;
+}
+
+/// A periodic update: every `period`, starting one period after time 0.
+#[derive(Clone, Copy, Debug)]
+pub struct Periodic {
+    period_ns: u64,
+    next_ns: u64,
+}
+
+impl Periodic {
+    /// Every `period_s` seconds.
+    pub fn every_s(period_s: f64) -> Self {
+        let period_ns = (period_s * 1e9).round() as u64;
+        Periodic {
+            period_ns,
+            next_ns: period_ns,
+        }
+    }
+
+    /// When the next update is due.
+    pub fn next_ns(&self) -> u64 {
+        self.next_ns
+    }
+
+    /// The update due now ran at `now_ns`.
+    pub fn ran(&mut self, now_ns: u64) {
+        self.next_ns = now_ns + self.period_ns;
+    }
+}
+
+/// The parts in which the RED-family algorithms differ. Implementing it gives the full
+/// [`Aqm`] contract: q_avg on every arrival, the curve, the drop decision, the idle-time
+/// tracking at departures, and the periodic update if there is one.
+pub trait RedFamily {
+    /// The drop curve type.
+    type Curve: DropCurve;
+    /// Name as written in scenarios.
+    const NAME: &'static str;
+    /// Names of the traced state, in the order of [`RedFamily::probe`].
+    const PROBE_NAMES: &'static [&'static str];
+    /// The shared machinery.
+    fn core(&self) -> &RedCore;
+    /// The shared machinery, mutably.
+    fn core_mut(&mut self) -> &mut RedCore;
+    /// The drop curve in force.
+    fn curve(&self) -> &Self::Curve;
+    /// The periodic update, for adaptive variants.
+    fn periodic(&self) -> Option<&Periodic> {
+        None
+    }
+    /// Run the periodic update at `now_ns` (adaptive variants).
+    fn update_at(&mut self, _now_ns: u64) {}
+    /// The traced state.
+    fn probe(&self, out: &mut Vec<f64>);
+}
+
+impl<T: RedFamily> Aqm for T {
+    fn name(&self) -> &'static str {
+        T::NAME
+    }
+
+    fn on_enqueue(
+        &mut self,
+        now_ns: u64,
+        pkt: PacketView,
+        queue: &QueueView,
+        rng: &mut Rng,
+    ) -> EnqueueVerdict {
+        let q_avg = self.core_mut().arrival(now_ns, queue);
+        let (p, forced) = (self.curve().probability(q_avg), self.curve().forced(q_avg));
+        self.core_mut().decide(p, forced, pkt, rng)
+    }
+
+    fn on_dequeue(
+        &mut self,
+        now_ns: u64,
+        _: u64,
+        _: PacketView,
+        queue: &QueueView,
+        _: &mut Rng,
+    ) -> DequeueVerdict {
+        self.core_mut().departure(now_ns, queue);
+        DequeueVerdict::Deliver
+    }
+
+    fn next_timer_ns(&self) -> Option<u64> {
+        self.periodic().map(Periodic::next_ns)
+    }
+
+    fn on_timer(&mut self, now_ns: u64, _queue: &QueueView, _rng: &mut Rng) {
+        self.update_at(now_ns);
+    }
+
+    fn probe_names(&self) -> &'static [&'static str] {
+        T::PROBE_NAMES
+    }
+
+    fn probe(&self, out: &mut Vec<f64>) {
+        RedFamily::probe(self, out);
+    }
+
+    fn averaged_queue_pkts(&self) -> Option<f64> {
+        Some(self.core().q_avg_pkts())
+    }
+
+    fn drop_probability_at(&self, q_avg_pkts: f64) -> Option<f64> {
+        Some(self.curve().probability(q_avg_pkts))
     }
 }
