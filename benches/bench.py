@@ -1,7 +1,7 @@
 """Time BetaRED scenario 2 in fresh processes and record the numbers in BENCHMARKS.md.
 
 Usage (from the repository root, after `make build`):
-  python benches/bench.py                       scenario 2 speed and memory
+  python benches/bench.py                       scenario 2 speed and memory, model speed
   python benches/bench.py --reproduce [quick|full|both]
                                                 `aqmlab reproduce betared` wall time
 Each mode rewrites its own part of BENCHMARKS.md and keeps the other's.
@@ -29,6 +29,23 @@ OUTPUT = REPO_ROOT / "BENCHMARKS.md"
 REPEATS = 3
 N_MAX_TIMED = 800
 N_MAX_MEMORY = (200, 800, 1600)
+# Every AQM, with T_target = 40 ms where the AQM has a target (as in the paper's Fig. 8).
+AQM_SETS = {
+    "droptail": [],
+    "red": [],
+    "ared": [["queue.ared.target_delay_ms", "40"]],
+    "betared": [],
+    "abetared": [],
+    "dbetared": [],
+    "codel": [["queue.codel.target_ms", "40"]],
+    "pie": [["queue.pie.target_ms", "40"]],
+}
+# Model bifurcation sweeps: (label, parameter, from, to, overrides), 1000 values x 10^4 steps.
+MODEL_SWEEPS = (
+    ("gentle RED over w (self-tuning-RED Fig. 4)", "w", 0.12, 0.2, {}),
+    ("BetaRED (θ = 0.1) over w", "w", 0.01, 0.2, {"drop": "betared", "theta": 0.1}),
+    ("BetaRED over θ (w = 0.05)", "theta", 0.02, 0.9, {"drop": "betared", "w": 0.05}),
+)
 
 # Runs in a fresh interpreter. It loads the extension module without importing the aqmlab
 # package (pandas, pyarrow), so the peak RSS is the simulator's plus a bare interpreter's.
@@ -62,7 +79,7 @@ print(json.dumps({
 
 def run_once(aqm: str, n_max: int) -> dict:
     """One full run of scenario 2 in a fresh subprocess."""
-    sets = [["queue.aqm", aqm], ["traffic.schedule.n_max", str(n_max)]]
+    sets = [["queue.aqm", aqm], ["traffic.schedule.n_max", str(n_max)], *AQM_SETS[aqm]]
     proc = subprocess.run(
         [sys.executable, "-c", CHILD, str(SCENARIO), json.dumps(sets)],
         capture_output=True,
@@ -131,7 +148,25 @@ def aqmlab_version() -> str:
     return proc.stdout.strip()
 
 
-def report(speed: dict[str, dict], memory: dict[int, dict]) -> str:
+def time_model() -> dict[str, dict]:
+    """Wall time of 1000-value bifurcation sweeps of the discrete-time model, one thread."""
+    import numpy as np
+
+    from aqmlab import model
+
+    out = {}
+    for label, param, lo, hi, overrides in MODEL_SWEEPS:
+        values = np.linspace(lo, hi, 1000)
+        for early_exit in (False, True):
+            t0 = time.perf_counter()
+            model.bifurcation(param, values, overrides, iterations=10_000, early_exit=early_exit,
+                              threads=1)
+            out.setdefault(label, {})[early_exit] = time.perf_counter() - t0
+        print(f"model {label}: {out[label][False]:.2f} s", file=sys.stderr)
+    return out
+
+
+def report(speed: dict[str, dict], memory: dict[int, dict], model_s: dict[str, dict]) -> str:
     """BENCHMARKS.md as text."""
     lines = [
         "# Benchmarks",
@@ -166,6 +201,15 @@ def report(speed: dict[str, dict], memory: dict[int, dict]) -> str:
     ]
     for n_max, r in memory.items():
         lines.append(f"| {n_max} | {r['wall_s']:.3f} | {r['peak_rss_mib']:.1f} |")
+    lines += [
+        "",
+        "## Discrete-time model: 1000-value bifurcation sweeps, 10⁴ iterations each, one thread",
+        "",
+        "| sweep | every iteration evaluated (s) | with early exit on a settled cycle (s) |",
+        "|---|---:|---:|",
+    ]
+    for label, r in model_s.items():
+        lines.append(f"| {label} | {r[False]:.2f} | {r[True]:.2f} |")
     base_rss_mib = next(iter(speed.values()))["base_rss_mib"]
     method = (
         "Each run is a fresh Python process that loads only the extension module, reads "
@@ -178,7 +222,9 @@ def report(speed: dict[str, dict], memory: dict[int, dict]) -> str:
         "Events/s is the number of events the simulator processed divided by the wall time; "
         "bottleneck packets/s counts packets sent on the bottleneck link per wall second. Each "
         f"figure is the median of {REPEATS} runs; the memory probe runs once per N_max. "
-        "Nothing is written to disk during the timed call."
+        "Nothing is written to disk during the timed call. AQMs with a target use 40 ms "
+        "(the BetaRED paper's T_target), the others their scenario-file settings. The model "
+        "sweeps call `aqmlab.model.bifurcation` in this process on one thread."
     )
     lines += ["", "## Method", "", textwrap.fill(method, width=100), ""]
     return "\n".join(lines)
@@ -309,7 +355,7 @@ def main() -> int:
     if args.reproduce:
         return main_reproduce(args.reproduce)
     speed = {}
-    for aqm in ("droptail", "red"):
+    for aqm in AQM_SETS:
         speed[aqm] = timed(aqm, N_MAX_TIMED)
         print(f"{aqm}: {speed[aqm]['wall_s']:.3f} s", file=sys.stderr)
     memory = {}
@@ -317,10 +363,11 @@ def main() -> int:
         r = run_once("droptail", n_max)
         memory[n_max] = {"wall_s": r["wall_s"], "peak_rss_mib": r["peak_rss_kib"] / 1024}
         print(f"N_max={n_max}: {memory[n_max]['peak_rss_mib']:.1f} MiB", file=sys.stderr)
+    model_s = time_model()
     kept = None
     if OUTPUT.exists():
         _, kept = split_section(OUTPUT.read_text(encoding="utf-8"), REPRODUCTION_HEADING)
-    OUTPUT.write_text(with_section(report(speed, memory), kept), encoding="utf-8")
+    OUTPUT.write_text(with_section(report(speed, memory, model_s), kept), encoding="utf-8")
     print(f"wrote {OUTPUT.relative_to(REPO_ROOT)}", file=sys.stderr)
     return 0
 
