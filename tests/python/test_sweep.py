@@ -147,6 +147,9 @@ def test_sigint_stops_a_cli_sweep_cleanly(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # A shell that started the test suite in the background ignores SIGINT, and the
+        # child would inherit that; give it the default disposition, as in a terminal.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not list((out / "runs").glob("*.json")):
