@@ -30,11 +30,6 @@ impl QueueAverage {
         self.q_avg_pkts
     }
 
-    /// The weight w.
-    pub fn weight(&self) -> f64 {
-        self.w
-    }
-
     /// An arrival sees `len_pkts` packets waiting.
     ///
     /// q_avg ← (1 − w)·q_avg + w·q (Floyd & Jacobson 1993, §4; BetaRED paper eq. (2)). When the

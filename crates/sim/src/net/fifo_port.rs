@@ -15,8 +15,6 @@ pub struct FifoQueue {
     waiting: VecDeque<(u64, u32)>,
     /// When the link finishes its last accepted packet, ns.
     busy_until_ns: u64,
-    /// Packets dropped because the buffer was full.
-    pub drops: u64,
 }
 
 impl FifoQueue {
@@ -26,7 +24,6 @@ impl FifoQueue {
             limit_pkts,
             waiting: VecDeque::new(),
             busy_until_ns: 0,
-            drops: 0,
         }
     }
 
@@ -46,7 +43,6 @@ impl FifoQueue {
     /// `None` when the buffer is full and the packet is dropped.
     pub fn offer(&mut self, now_ns: u64, size_bytes: u32, tx_ns: u64) -> Option<u64> {
         if self.len_at(now_ns) >= self.limit_pkts {
-            self.drops += 1;
             return None;
         }
         let start = self.busy_until_ns.max(now_ns);
@@ -72,6 +68,5 @@ mod tests {
         assert_eq!(q.len_at(10), 1); // the second started at 10
         assert_eq!(q.offer(10, 100, 10), Some(40));
         assert_eq!(q.offer(100, 100, 10), Some(110)); // idle again
-        assert_eq!(q.drops, 1);
     }
 }

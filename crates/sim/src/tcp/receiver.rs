@@ -42,11 +42,6 @@ impl Receiver {
         self.delack_deadline_ns
     }
 
-    /// Segments delivered in order so far.
-    pub fn delivered_pkts(&self) -> u32 {
-        self.rcv_next
-    }
-
     fn send_ack(&mut self, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
         out.push(Packet {
             flow: self.flow,

@@ -118,21 +118,6 @@ impl Sender {
         self.rto_deadline_ns
     }
 
-    /// Whether the sender is in fast recovery.
-    pub fn in_recovery(&self) -> bool {
-        self.in_recovery
-    }
-
-    /// The retransmission timeout in force, seconds.
-    pub fn rto_s(&self) -> f64 {
-        self.rtt.rto_s()
-    }
-
-    /// Segments sent and not yet acknowledged.
-    pub fn outstanding_pkts(&self) -> u32 {
-        self.snd_max - self.snd_una
-    }
-
     fn arm_timer(&mut self, now_ns: u64) {
         self.rto_deadline_ns = Some(now_ns + s_to_ns(self.rtt.rto_s()));
     }
