@@ -13,6 +13,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import _core
+from .arg_types import float_list
 from .compare import compare_table
 from .experiment import Experiment, ExperimentError, is_experiment_file
 from .model_cli import add_parser as add_model_parser
@@ -146,18 +147,6 @@ def _jobs(text: str) -> int:
         raise argparse.ArgumentTypeError(f"invalid job count {text!r}: expected an integer >= 1")
     return jobs
 
-
-def _floats(text: str) -> list[float]:
-    """A comma-separated list of numbers."""
-    try:
-        values = [float(t) for t in text.split(",") if t.strip()]
-    except ValueError:
-        values = []
-    if not values:
-        raise argparse.ArgumentTypeError(
-            f"invalid list {text!r}: expected numbers such as 0.05,0.1"
-        )
-    return values
 
 
 def _sweep_summary(experiment: Experiment, df) -> str:
@@ -338,7 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_curves.add_argument(
         "--theta",
-        type=_floats,
+        type=float_list,
         default=[0.05, 0.1, 0.2, 0.3, 0.5],
         metavar="LIST",
         help="θ values, comma-separated (default 0.05,0.1,0.2,0.3,0.5)",

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from . import model
+from .arg_types import float_list
 from .tables import render_table
 
 RESULTS_DIR = Path("results") / "model"
@@ -382,15 +383,6 @@ def _positive(text: str) -> int:
     return n
 
 
-def _floats(text: str) -> list[float]:
-    try:
-        values = [float(t) for t in text.split(",") if t.strip()]
-    except ValueError:
-        values = []
-    if not values:
-        raise argparse.ArgumentTypeError(f"invalid list {text!r}: expected numbers such as 0.1,0.2")
-    return values
-
 
 def _sweep_options(p: argparse.ArgumentParser, default_from: float, default_to: float) -> None:
     p.add_argument("--param", default="w", help="the swept parameter (default w)")
@@ -411,7 +403,7 @@ def _sweep_options(p: argparse.ArgumentParser, default_from: float, default_to: 
     )
     p.add_argument("--points", type=_positive, default=1000, help="number of values (default 1000)")
     p.add_argument(
-        "--values", type=_floats, metavar="LIST", help="explicit values, comma-separated"
+        "--values", type=float_list, metavar="LIST", help="explicit values, comma-separated"
     )
 
 
@@ -452,12 +444,12 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
     p.add_argument("--x-from", type=float, help="first x (default 0.02 for theta, else 0.01)")
     p.add_argument("--x-to", type=float, help="last x (default 0.98 for theta, else 1)")
     p.add_argument("--x-points", type=_positive, default=60, help="x values (default 60)")
-    p.add_argument("--x-values", type=_floats, metavar="LIST", help="explicit x values")
+    p.add_argument("--x-values", type=float_list, metavar="LIST", help="explicit x values")
     p.add_argument("--y", default="w", help="y parameter (default w)")
     p.add_argument("--y-from", type=float, default=0.01, help="first y (default 0.01)")
     p.add_argument("--y-to", type=float, default=1.0, help="last y (default 1)")
     p.add_argument("--y-points", type=_positive, default=60, help="y values (default 60)")
-    p.add_argument("--y-values", type=_floats, metavar="LIST", help="explicit y values")
+    p.add_argument("--y-values", type=float_list, metavar="LIST", help="explicit y values")
     p.add_argument(
         "--color",
         choices=("lyapunov", "period"),
