@@ -33,7 +33,7 @@ test: build
 lint: $(VENV)/.installed
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	$(VENV)/bin/ruff check python tests benches
+	$(VENV)/bin/ruff check python tests benches examples
 
 bench: build
 	$(PYTHON) benches/bench.py

@@ -4,6 +4,7 @@ from . import aqm, model
 from ._core import ScenarioError
 from ._core import version as _core_version
 from .experiment import Experiment, ExperimentError
+from .outdir import OutputError
 from .result import RunResult
 from .runner import run
 from .scenario import Scenario
@@ -14,6 +15,7 @@ __version__ = _core_version()
 __all__ = [
     "Experiment",
     "ExperimentError",
+    "OutputError",
     "RunResult",
     "Scenario",
     "ScenarioError",

@@ -1,28 +1,31 @@
-"""The `aqmlab` command: run, list, compare, sweep, reproduce, curves."""
+"""The `aqmlab` command: run, list, compare, sweep, reproduce, curves, show, plot, model."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
 from . import _core
-from .arg_types import float_list
-from .compare import compare_table
+from .arg_types import finite_float, float_list
+from .cli_inspect import add_parser as add_inspect_parser
+from .compare import CompareError, compare_table
 from .experiment import Experiment, ExperimentError, is_experiment_file
+from .interrupt import Interrupted, handle_sigterm
 from .model_cli import add_parser as add_model_parser
+from .outdir import OutputError, check_target, open_resumable, staged
+from .progress import Progress
 from .runner import run
 from .scenario import Scenario
 from .tables import format_number, render_table, summary_table
 
 EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+MAX_CURVES = 50
+"""Most θ values `aqmlab curves` draws in one figure."""
 EXPERIMENTS_DIR = Path("experiments")
 RESULTS_DIR = Path("results")
 
@@ -58,31 +61,23 @@ def _seed(text: str) -> int:
     return seed
 
 
-class _ProgressBar:
-    """A tqdm bar over simulated seconds on stderr (none when stderr is not a terminal),
-    created on the first progress report."""
+class _RunProgress:
+    """Progress over simulated seconds, created on the first report of the core."""
 
     def __init__(self) -> None:
-        self._bar: tqdm | None = None
+        self._progress: Progress | None = None
 
     def __call__(self, sim_time_s: float, duration_s: float) -> None:
-        if self._bar is None:
-            self._bar = tqdm(
-                total=duration_s,
-                desc="simulating",
-                file=sys.stderr,
-                disable=None,
-                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s "
-                "[{elapsed}<{remaining}]",
-            )
-        self._bar.update(max(0.0, sim_time_s - self._bar.n))
+        if self._progress is None:
+            self._progress = Progress(duration_s, "simulating", "s simulated")
+        self._progress.update_to(sim_time_s)
 
     def close(self, completed: bool) -> None:
-        """Close the bar, first filling it to the end if the run completed."""
-        if self._bar is not None:
+        """End the progress report, first filling it if the run completed."""
+        if self._progress is not None:
             if completed:
-                self._bar.update(max(0.0, self._bar.total - self._bar.n))
-            self._bar.close()
+                self._progress.update_to(self._progress.total)
+            self._progress.close()
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -94,8 +89,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise CliError(f"cannot read scenario file '{path}': {e.strerror or e}") from None
     scenario = scenario.with_literals(sets)
     out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / path.stem
+    check_target(out_dir, "run", args.overwrite)
+    scenario.resolved()  # every key checked before the run starts
 
-    bar = _ProgressBar()
+    bar = _RunProgress()
     completed = False
     try:
         result = run(scenario, seed=args.seed, progress=None if args.quiet else bar)
@@ -103,7 +100,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     finally:
         bar.close(completed)
     try:
-        result.write(out_dir, csv=args.csv)
+        result.write(out_dir, csv=args.csv, overwrite=args.overwrite)
     except OSError as e:
         raise CliError(f"cannot write results to '{out_dir}': {e.strerror or e}") from None
     print(summary_table(result.summary_dict))
@@ -112,6 +109,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
+    if args.params is not None:
+        from . import aqm
+
+        chosen = [args.params] if args.params else aqm.names()
+        print("\n\n".join(aqm.params_text(name) for name in chosen))
+        return 0
     for key, names in _core.catalog().items():
         print(f"{key.replace('_', ' ')}: {', '.join(names)}")
     files = sorted(EXPERIMENTS_DIR.rglob("*.toml")) if EXPERIMENTS_DIR.is_dir() else []
@@ -130,10 +133,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
 def _cmd_compare(args: argparse.Namespace) -> int:
     try:
         print(compare_table(args.dirs))
-    except OSError as e:
-        raise CliError(f"cannot read '{e.filename}': {e.strerror or e}") from None
-    except (json.JSONDecodeError, KeyError, TypeError) as e:
-        raise CliError(f"not a valid summary.json among {args.dirs}: {e}") from None
+    except CompareError as e:
+        raise CliError(str(e)) from None
     return 0
 
 
@@ -175,6 +176,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     specs = experiment.runs()  # validates every grid point before anything is written
     suffix = "-quick" if args.quick else ""
     out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / f"{path.stem}{suffix}"
+    open_resumable(out_dir, "sweep", args.overwrite)
     outcome = execute(specs, out_dir, jobs=args.jobs, progress=not args.quiet, desc=path.stem)
     store = RunStore(out_dir)
     df = table(experiment, specs, store)
@@ -205,6 +207,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     out_dir = (
         Path(args.out) if args.out is not None else RESULTS_DIR / f"reproduce-{args.paper}{suffix}"
     )
+    check_target(out_dir, "reproduce", args.overwrite)
     command = f"aqmlab reproduce {args.paper}" + (" --quick" if args.quick else "")
     if figures:
         command += " --figures " + ",".join(str(f) for f in figures)
@@ -216,6 +219,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         figures=figures,
         progress=not args.quiet,
         command=command,
+        overwrite=args.overwrite,
     )
     print(verdict_text(outcome.claims))
     print(
@@ -231,6 +235,12 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 def _cmd_curves(args: argparse.Namespace) -> int:
     from .curves import curves_table, plot_curves
 
+    if len(args.theta) > MAX_CURVES:
+        raise CliError(
+            f"--theta: {len(args.theta)} values; at most {MAX_CURVES} curves fit in one figure"
+        )
+    out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / "curves"
+    check_target(out_dir, "curves", args.overwrite)
     try:
         df = curves_table(
             args.theta,
@@ -243,9 +253,9 @@ def _cmd_curves(args: argparse.Namespace) -> int:
         )
     except RuntimeError as e:
         raise CliError(str(e)) from None
-    out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / "curves"
-    plot_curves(df, out_dir, args.q_target)
-    df.to_csv(out_dir / "curves.csv", index=False, lineterminator="\n")
+    with staged(out_dir, "curves", args.overwrite) as tmp:
+        plot_curves(df, tmp, args.q_target)
+        df.to_csv(tmp / "curves.csv", index=False, lineterminator="\n")
     probes = [args.q_target * f for f in (0.6, 0.8, 1.0, 1.2, 1.4)]
     headers = ["curve"] + [f"p(q_avg={q:g})" for q in probes]
     rows = []
@@ -256,6 +266,13 @@ def _cmd_curves(args: argparse.Namespace) -> int:
     print(render_table(headers, rows))
     print(f"\ncurves: {out_dir}/curves.png, curves.svg, curves.csv")
     return 0
+
+
+OVERWRITE_HELP = "replace an earlier aqmlab result in the output folder"
+RESUME_HELP = (
+    "replace an earlier aqmlab result of another kind in the output folder "
+    "(an earlier result of the same command is resumed)"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -278,10 +295,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_run.add_argument("--seed", type=_seed, help="seed (default: the scenario's seed key)")
     p_run.add_argument("--csv", action="store_true", help="also write CSV copies of the tables")
+    p_run.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     p_run.add_argument("--quiet", action="store_true", help="no progress bar")
     p_run.set_defaults(func=_cmd_run)
 
     p_list = commands.add_parser("list", help="list AQMs, presets and scenario files")
+    p_list.add_argument(
+        "--params",
+        nargs="?",
+        const="",
+        metavar="AQM",
+        help="list the parameters of AQM (every AQM when none is named) with units, "
+        "defaults, allowed values and help",
+    )
     p_list.set_defaults(func=_cmd_list)
 
     p_compare = commands.add_parser(
@@ -302,6 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help=f"output directory (default {RESULTS_DIR}/<EXPERIMENT stem>[-quick])",
     )
+    p_sweep.add_argument("--overwrite", action="store_true", help=RESUME_HELP)
     p_sweep.add_argument("--quiet", action="store_true", help="no progress bar")
     p_sweep.set_defaults(func=_cmd_sweep)
 
@@ -319,6 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"output directory (default {RESULTS_DIR}/reproduce-<PAPER>[-quick])",
     )
     p_repro.add_argument("--figures", metavar="LIST", help="only these figures, e.g. 3,8")
+    p_repro.add_argument("--overwrite", action="store_true", help=RESUME_HELP)
     p_repro.add_argument("--quiet", action="store_true", help="no progress bar")
     p_repro.set_defaults(func=_cmd_reproduce)
 
@@ -332,23 +360,27 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LIST",
         help="θ values, comma-separated (default 0.05,0.1,0.2,0.3,0.5)",
     )
-    p_curves.add_argument("--q-min", type=float, default=0.0, help="q_min, packets (default 0)")
     p_curves.add_argument(
-        "--q-max", type=float, default=1000.0, help="q_max, packets (default 1000)"
+        "--q-min", type=finite_float, default=0.0, help="q_min, packets (default 0)"
     )
     p_curves.add_argument(
-        "--q-target", type=float, default=250.0, help="q_target, packets (default 250)"
+        "--q-max", type=finite_float, default=1000.0, help="q_max, packets (default 1000)"
     )
-    p_curves.add_argument("--p-max", type=float, default=1.0, help="p_max (default 1)")
+    p_curves.add_argument(
+        "--q-target", type=finite_float, default=250.0, help="q_target, packets (default 250)"
+    )
+    p_curves.add_argument("--p-max", type=finite_float, default=1.0, help="p_max (default 1)")
     p_curves.add_argument(
         "--limit", type=int, default=1000, help="buffer size B, packets: the x range (default 1000)"
     )
     p_curves.add_argument("--no-red", action="store_true", help="leave out the RED curve")
+    p_curves.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     p_curves.add_argument(
         "--out", metavar="DIR", help=f"output directory (default {RESULTS_DIR}/curves)"
     )
     p_curves.set_defaults(func=_cmd_curves)
     add_model_parser(commands, CliError)
+    add_inspect_parser(commands, CliError)
     return parser
 
 
@@ -360,14 +392,17 @@ def _one_line(message: object) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status."""
     try:
+        handle_sigterm()
         args = build_parser().parse_args(argv)
         return args.func(args)
-    except (CliError, ExperimentError, _core.ScenarioError) as e:
+    except (CliError, ExperimentError, OutputError, _core.ScenarioError) as e:
         print(f"aqmlab: error: {_one_line(e)}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("aqmlab: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as e:
+        interrupted = e if isinstance(e, Interrupted) else Interrupted()
+        detail = f": {interrupted.detail}" if interrupted.detail else ""
+        print(f"aqmlab: interrupted{detail}", file=sys.stderr)
+        return interrupted.exit_status
 
 
 if __name__ == "__main__":

@@ -12,11 +12,27 @@ from .result import SUMMARY_JSON
 from .tables import PAPER_METRICS, format_metric, render_table
 
 
+class CompareError(ValueError):
+    """A folder that holds no readable run summary; the message is one line naming it."""
+
+
 def load_summary(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
-    """The summary metrics stored in `<run_dir>/summary.json`."""
+    """The summary metrics stored in `<run_dir>/summary.json`; `CompareError` when the folder
+    holds no readable aqmlab run summary."""
     path = Path(run_dir) / SUMMARY_JSON
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)["summary"]
+    if not Path(run_dir).is_dir():
+        raise CompareError(f"{run_dir}: no such result folder (an `aqmlab run` output folder)")
+    try:
+        summary = json.loads(path.read_bytes().decode("utf-8"))["summary"]
+    except OSError as e:
+        raise CompareError(f"cannot read '{path}': {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise CompareError(f"{path}: not a UTF-8 text file") from None
+    except (ValueError, KeyError, TypeError):
+        raise CompareError(f"{path}: not a summary.json written by aqmlab run") from None
+    if not isinstance(summary, dict):
+        raise CompareError(f"{path}: not a summary.json written by aqmlab run")
+    return summary
 
 
 def compare_table(run_dirs: Sequence[str | os.PathLike[str]]) -> str:

@@ -3,6 +3,7 @@ reduced `[quick]` variant. See docs/experiments.md for the format."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import math
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _core
-from .scenario import Scenario, toml_literal
+from .scenario import Scenario, read_toml_text, toml_literal
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -32,6 +33,21 @@ class ExperimentError(ValueError):
     """An invalid experiment file; the message is one line naming the file and the key."""
 
 
+SMALLEST_RUN = """
+duration_s = 0.001
+[traffic.schedule]
+kind = "constant"
+flows = 1
+"""
+
+
+@functools.lru_cache(maxsize=1)
+def summary_metrics() -> tuple[str, ...]:
+    """The names of the summary metrics a run reports (the columns `plot.y` may name), read
+    from a 1 ms run of one flow so the list always matches the core."""
+    return tuple(_core.run_scenario(SMALLEST_RUN, [], None, None)["summary"])
+
+
 def _is_scalar(value: Any) -> bool:
     return isinstance(value, (bool, int, float, str))
 
@@ -45,6 +61,25 @@ def format_value(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
+
+
+WINDOW_COLUMNS = ("duration_s", "window_start_s", "window_end_s")
+
+
+def window_phrase(table: Any) -> str:
+    """How the runs of a result table were measured, from their own summary columns:
+    `last 125 s of 250 s`, `whole 100 s run`, `[10, 60] s of 100 s`."""
+    if table is None or not all(c in table for c in WINDOW_COLUMNS):
+        return "measurement window unknown"
+    windows = table[list(WINDOW_COLUMNS)].drop_duplicates()
+    if len(windows) != 1:
+        return "measurement windows differ between runs"
+    duration, start, end = (float(v) for v in windows.iloc[0])
+    if start == 0 and end == duration:
+        return f"whole {format_value(duration)} s run"
+    if end == duration:
+        return f"last {format_value(end - start)} s of {format_value(duration)} s"
+    return f"[{format_value(start)}, {format_value(end)}] s of {format_value(duration)} s"
 
 
 @dataclass(frozen=True)
@@ -138,14 +173,13 @@ class Experiment:
         """Read and check an experiment file; with `quick`, apply its `[quick]` table."""
         path = Path(path)
         try:
-            with open(path, "rb") as f:
-                data = tomllib.load(f)
+            data = tomllib.loads(read_toml_text(path, "experiment"))
         except OSError as e:
             raise ExperimentError(
                 f"cannot read experiment file '{path}': {e.strerror or e}"
             ) from None
-        except tomllib.TOMLDecodeError as e:
-            raise ExperimentError(f"{path}: invalid TOML: {e}") from None
+        except _core.ScenarioError as e:
+            raise ExperimentError(str(e)) from None
         return cls.from_dict(data, path, quick=quick)
 
     @classmethod
@@ -163,9 +197,11 @@ class Experiment:
             raise fail("scenario: required, the base scenario file relative to this file")
         scenario_path = (path.parent / scenario_rel).resolve()
         try:
-            scenario_text = scenario_path.read_text(encoding="utf-8")
+            scenario_text = read_toml_text(scenario_path)
         except OSError as e:
             raise fail(f"scenario: cannot read '{scenario_rel}': {e.strerror or e}") from None
+        except _core.ScenarioError as e:
+            raise fail(f"scenario: {e}") from None
 
         seeds = _seeds(data.get("seeds", [1]), fail, "seeds")
         traces = data.get("traces", False)
@@ -181,6 +217,8 @@ class Experiment:
         unknown = sorted(set(quick_spec) - QUICK_KEYS)
         if unknown:
             raise fail(f"quick: unknown key '{unknown[0]}' (allowed: seeds, fixed, values, plot)")
+        if quick and "quick" not in data:
+            raise fail("has no [quick] table; run it without --quick (the full grid)")
         if quick:
             if "seeds" in quick_spec:
                 seeds = _seeds(quick_spec["seeds"], fail, "quick.seeds")
@@ -254,6 +292,11 @@ class Experiment:
                 specs.append(RunSpec(run_id(text, seed), text, int(seed), params, self.traces))
         return specs
 
+    def display_title(self, table: Any = None) -> str:
+        """The title with `{window}` replaced by the measurement window of the runs in
+        `table` (see `window_phrase`), so quick and full runs are labelled truthfully."""
+        return self.title.replace("{window}", window_phrase(table))
+
     def axis(self, name: str) -> Axis | None:
         return next((a for a in self.axes if a.name == name), None)
 
@@ -264,7 +307,7 @@ def is_experiment_file(path: str | os.PathLike[str]) -> bool:
     try:
         with open(path, "rb") as f:
             return isinstance(tomllib.load(f).get("scenario"), str)
-    except (OSError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return False
 
 
@@ -408,6 +451,12 @@ def _plot(value: Any, axes: Sequence[Axis], fail) -> PlotSpec:
         y = [y]
     if not isinstance(y, list) or not y or not all(isinstance(m, str) for m in y):
         raise fail("plot.y: must be a metric name or a list of them")
+    unknown_metrics = [m for m in y if m not in summary_metrics()]
+    if unknown_metrics:
+        raise fail(
+            f"plot.y: unknown metric '{unknown_metrics[0]}' "
+            f"(allowed: {', '.join(summary_metrics())})"
+        )
     target = value.get("target")
     if target is not None and (isinstance(target, bool) or not isinstance(target, (int, float))):
         raise fail("plot.target: must be a number")

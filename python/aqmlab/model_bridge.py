@@ -26,6 +26,7 @@ import pandas as pd
 from . import model
 from .experiment import RunSpec, run_id
 from .model_cli import write_table
+from .outdir import open_resumable
 from .scenario import Scenario
 from .store import RunStore
 from .sweeps import execute
@@ -120,7 +121,7 @@ def _specs(quick: bool) -> list[RunSpec]:
         )
     base = Scenario.load(SCENARIO).with_(BETARED)
     if quick:
-        base = base.with_({"duration_s": 100.0, "measure.window_s": [50.0, 100.0]})
+        base = base.with_({"duration_s": 100.0, "measure.window": "second_half"})
     points = [(n, THETA, "N") for n in N_VALUES]
     points += [(N_FOR_THETA, th, "theta") for th in THETA_VALUES]
     specs = []
@@ -150,12 +151,14 @@ def run_bridge(
     quick: bool = False,
     jobs: int | None = None,
     progress: bool = True,
+    overwrite: bool = False,
 ) -> BridgeOutcome:
     """Simulate the sweeps (resumable: finished runs under `out_dir`/runs are reused),
     compute the model's predictions, write `bridge.parquet|csv`, `bridge.png|svg` and
-    `bridge.md`."""
+    `bridge.md`. The output folder follows `aqmlab.outdir`'s rules (checked first)."""
     out_dir = Path(out_dir)
     specs = _specs(quick)
+    open_resumable(out_dir, "bridge", overwrite)
     outcome = execute(specs, out_dir, jobs=jobs, progress=progress, desc="bridge")
     store = RunStore(out_dir)
     rows = []

@@ -23,10 +23,17 @@ import numpy as np
 import pandas as pd
 
 from . import model
-from .arg_types import float_list
+from .arg_types import finite_float, float_list
+from .outdir import check_target, staged
 from .tables import render_table
 
 RESULTS_DIR = Path("results") / "model"
+
+MEMORY_LIMIT_BYTES = 2 * 2**30
+"""Largest estimated memory a model command may need; larger requests are refused."""
+
+BYTES_PER_ROW = 64
+"""Estimated bytes per row of a result table, its copies while written and drawn included."""
 
 ErrorType = Callable[[str], Exception]
 
@@ -138,7 +145,27 @@ def regimes(summary: pd.DataFrame, limit: int = 30) -> str:
 
 
 def _out_dir(args: argparse.Namespace, command: str) -> Path:
-    return Path(args.out) if args.out is not None else RESULTS_DIR / command
+    """The output folder, checked before any work (`aqmlab.outdir`)."""
+    out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / command
+    return check_target(out_dir, "model", args.overwrite)
+
+
+def _check_memory(rows: int, what: str) -> None:
+    """Refuse a request whose result tables would hold `rows` rows when they would need more
+    than MEMORY_LIMIT_BYTES; `what` names the options that set `rows`."""
+    need = rows * BYTES_PER_ROW
+    if need > MEMORY_LIMIT_BYTES:
+        raise ValueError(
+            f"{what} = {rows:,} rows would need about {need / 2**30:,.1f} GiB; "
+            f"at most {MEMORY_LIMIT_BYTES // BYTES_PER_ROW:,} rows "
+            f"({MEMORY_LIMIT_BYTES / 2**30:g} GiB) per command"
+        )
+
+
+def _count_values(args: argparse.Namespace, prefix: str = "") -> int:
+    """How many values --values or --points give (before any is computed)."""
+    listed = getattr(args, f"{prefix}values")
+    return len(listed) if listed is not None else getattr(args, f"{prefix}points")
 
 
 def _bound_for_plot(params: dict[str, Any], param: str) -> float | None:
@@ -170,30 +197,35 @@ def cmd_fixed_point(args: argparse.Namespace) -> int:
             + " (the orbit oscillates around it)"
         )
     out_dir = _out_dir(args, "fixed-point")
-    write_table(fp, out_dir, "fixed_points")
     orbit = model.orbit(params, args.q0, args.steps)
-    write_table(orbit, out_dir, "orbit")
     curve = model.map_curve(params)
-    write_table(curve, out_dir, "map")
     center = float(fp["q_avg_pkts"].iloc[0]) if len(fp) else float(np.mean(eq["jumps_pkts"]))
     q_orbit = orbit["q_avg_pkts"].to_numpy()
     span = max(50.0, 1.2 * float(np.max(np.abs(q_orbit - center))))
     b = float(curve["q_avg_pkts"].max())
     lo, hi = max(0.0, center - span), min(b, center + span)
-    plot_map(
-        curve,
-        orbit,
-        fp,
-        out_dir,
-        q_range=(lo, hi),
-        title=f"The map f(q) and an orbit from q0 = {q_orbit[0]:g} ({args.steps} steps)",
-    )
+    with staged(out_dir, "model", args.overwrite) as tmp:
+        write_table(fp, tmp, "fixed_points")
+        write_table(orbit, tmp, "orbit")
+        write_table(curve, tmp, "map")
+        plot_map(
+            curve,
+            orbit,
+            fp,
+            tmp,
+            q_range=(lo, hi),
+            title=f"The map f(q) and an orbit from q0 = {q_orbit[0]:g} ({args.steps} steps)",
+        )
     print(f"\nresults: {out_dir}/fixed_points, orbit, map (.parquet, .csv), map.png, map.svg")
     return 0
 
 
 def _sweep(args: argparse.Namespace, keep: int) -> tuple[dict[str, Any], model.Bifurcation, float]:
     params = parse_sets(args.set, args.drop)
+    count = _count_values(args)
+    _check_memory(count, "--points" if args.values is None else "--values")
+    if keep:
+        _check_memory(count * keep, "values × --keep")
     values = _values(args)
     t0 = time.perf_counter()
     bif = model.bifurcation(
@@ -212,6 +244,7 @@ def _sweep(args: argparse.Namespace, keep: int) -> tuple[dict[str, Any], model.B
 def cmd_bifurcation(args: argparse.Namespace) -> int:
     from .model_plots import plot_bifurcation
 
+    out_dir = _out_dir(args, "bifurcation")
     params, bif, wall = _sweep(args, args.keep)
     print(describe(params))
     print(
@@ -219,16 +252,16 @@ def cmd_bifurcation(args: argparse.Namespace) -> int:
         f"{wall:.2f} s\n"
     )
     print(regimes(bif.summary))
-    out_dir = _out_dir(args, "bifurcation")
-    write_table(bif.points, out_dir, "bifurcation")
-    write_table(bif.summary, out_dir, "bifurcation_summary")
-    plot_bifurcation(
-        bif,
-        out_dir,
-        title=f"Bifurcation diagram over {bif.param}",
-        queue=args.queue,
-        w_bound=_bound_for_plot(params, bif.param),
-    )
+    with staged(out_dir, "model", args.overwrite) as tmp:
+        write_table(bif.points, tmp, "bifurcation")
+        write_table(bif.summary, tmp, "bifurcation_summary")
+        plot_bifurcation(
+            bif,
+            tmp,
+            title=f"Bifurcation diagram over {bif.param}",
+            queue=args.queue,
+            w_bound=_bound_for_plot(params, bif.param),
+        )
     print(f"\nresults: {out_dir}/bifurcation.png|svg|parquet|csv, bifurcation_summary.*")
     return 0
 
@@ -236,6 +269,7 @@ def cmd_bifurcation(args: argparse.Namespace) -> int:
 def cmd_lyapunov(args: argparse.Namespace) -> int:
     from .model_plots import plot_lyapunov
 
+    out_dir = _out_dir(args, "lyapunov")
     params, bif, wall = _sweep(args, 0)
     print(describe(params))
     print(
@@ -243,15 +277,15 @@ def cmd_lyapunov(args: argparse.Namespace) -> int:
         f"{wall:.2f} s\n"
     )
     print(regimes(bif.summary))
-    out_dir = _out_dir(args, "lyapunov")
-    write_table(bif.summary, out_dir, "lyapunov")
-    plot_lyapunov(
-        bif.summary,
-        bif.param,
-        out_dir,
-        title=f"Lyapunov exponent over {bif.param}",
-        w_bound=_bound_for_plot(params, bif.param),
-    )
+    with staged(out_dir, "model", args.overwrite) as tmp:
+        write_table(bif.summary, tmp, "lyapunov")
+        plot_lyapunov(
+            bif.summary,
+            bif.param,
+            tmp,
+            title=f"Lyapunov exponent over {bif.param}",
+            w_bound=_bound_for_plot(params, bif.param),
+        )
     print(f"\nresults: {out_dir}/lyapunov.png|svg|parquet|csv")
     return 0
 
@@ -268,6 +302,8 @@ def cmd_stability_map(args: argparse.Namespace) -> int:
         raise ValueError("--x-from and --x-to: both needed (or --x-values)")
     if args.y_values is None and (args.y_from is None or args.y_to is None):
         raise ValueError("--y-from and --y-to: both needed (or --y-values)")
+    _check_memory(_count_values(args, "x_") * _count_values(args, "y_"), "x values × y values")
+    out_dir = _out_dir(args, "stability-map")
     xs, ys = _values(args, "x_"), _values(args, "y_")
     t0 = time.perf_counter()
     df = model.stability_map(
@@ -293,11 +329,11 @@ def cmd_stability_map(args: argparse.Namespace) -> int:
     rows = [[k, str(v)] for k, v in counts.head(12).items()]
     rows.append(["positive Lyapunov exponent", str(chaotic)])
     print(render_table(["orbit", "cells"], rows))
-    out_dir = _out_dir(args, "stability-map")
-    write_table(df, out_dir, "stability_map")
-    plot_stability_map(
-        df, xn, yn, out_dir, color=args.color, title=f"Stability map, coloured by the {args.color}"
-    )
+    with staged(out_dir, "model", args.overwrite) as tmp:
+        write_table(df, tmp, "stability_map")
+        plot_stability_map(
+            df, xn, yn, tmp, color=args.color, title=f"Stability map, coloured by the {args.color}"
+        )
     print(f"\nresults: {out_dir}/stability_map.png|svg|parquet|csv")
     return 0
 
@@ -305,18 +341,27 @@ def cmd_stability_map(args: argparse.Namespace) -> int:
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from .model_reproduce import reproduce_self_tuning_red
 
+    _check_memory(args.points * 200, "--points × 200 iterates drawn")
     out_dir = _out_dir(args, f"reproduce-{args.paper}")
-    outcome = reproduce_self_tuning_red(out_dir, points=args.points, threads=args.threads)
+    with staged(out_dir, "model", args.overwrite) as tmp:
+        outcome = reproduce_self_tuning_red(tmp, points=args.points, threads=args.threads)
     print(outcome.summary)
-    print(f"\nreport: {outcome.report}")
+    print(f"\nreport: {out_dir / outcome.report.name}")
     return 0 if outcome.ok else 1
 
 
 def cmd_bridge(args: argparse.Namespace) -> int:
     from .model_bridge import run_bridge
 
-    out_dir = _out_dir(args, "bridge" + ("-quick" if args.quick else ""))
-    outcome = run_bridge(out_dir, quick=args.quick, jobs=args.jobs, progress=not args.quiet)
+    name = "bridge" + ("-quick" if args.quick else "")
+    out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / name
+    outcome = run_bridge(
+        out_dir,
+        quick=args.quick,
+        jobs=args.jobs,
+        progress=not args.quiet,
+        overwrite=args.overwrite,
+    )
     print(outcome.text)
     print(f"\nresults: {outcome.figure} (and .svg), bridge.parquet|csv, bridge.md in {out_dir}")
     return 0 if not outcome.failed else 1
@@ -350,7 +395,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--out", metavar="DIR", help="output directory (default results/model/<command>)"
     )
-    p.add_argument("--q0", type=float, help="initial q_avg, packets (default (q_min + q_max)/2)")
+    p.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+    p.add_argument(
+        "--q0", type=finite_float, help="initial q_avg, packets (default (q_min + q_max)/2)"
+    )
 
 
 def _orbit_options(p: argparse.ArgumentParser) -> None:
@@ -390,13 +438,13 @@ def _sweep_options(p: argparse.ArgumentParser, default_from: float, default_to: 
         "--from",
         dest="from_",
         metavar="X",
-        type=float,
+        type=finite_float,
         default=default_from,
         help=f"first value (default {default_from:g})",
     )
     p.add_argument(
         "--to",
-        type=float,
+        type=finite_float,
         metavar="X",
         default=default_to,
         help=f"last value (default {default_to:g})",
@@ -405,6 +453,9 @@ def _sweep_options(p: argparse.ArgumentParser, default_from: float, default_to: 
     p.add_argument(
         "--values", type=float_list, metavar="LIST", help="explicit values, comma-separated"
     )
+
+
+OVERWRITE_HELP = "replace an earlier aqmlab result in the output folder"
 
 
 def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
@@ -426,7 +477,7 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
     _sweep_options(p, 0.12, 0.2)
     _orbit_options(p)
     p.add_argument(
-        "--keep", type=_count, default=200, help="iterates drawn per value (default 200)"
+        "--keep", type=_positive, default=200, help="iterates drawn per value (default 200)"
     )
     p.add_argument("--queue", action="store_true", help="add a panel with the instantaneous queue")
     p.set_defaults(func=_guard(cmd_bifurcation))
@@ -441,13 +492,15 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
     _common(p)
     _orbit_options(p)
     p.add_argument("--x", help="x parameter (default theta for betared, else p_max)")
-    p.add_argument("--x-from", type=float, help="first x (default 0.02 for theta, else 0.01)")
-    p.add_argument("--x-to", type=float, help="last x (default 0.98 for theta, else 1)")
+    p.add_argument(
+        "--x-from", type=finite_float, help="first x (default 0.02 for theta, else 0.01)"
+    )
+    p.add_argument("--x-to", type=finite_float, help="last x (default 0.98 for theta, else 1)")
     p.add_argument("--x-points", type=_positive, default=60, help="x values (default 60)")
     p.add_argument("--x-values", type=float_list, metavar="LIST", help="explicit x values")
     p.add_argument("--y", default="w", help="y parameter (default w)")
-    p.add_argument("--y-from", type=float, default=0.01, help="first y (default 0.01)")
-    p.add_argument("--y-to", type=float, default=1.0, help="last y (default 1)")
+    p.add_argument("--y-from", type=finite_float, default=0.01, help="first y (default 0.01)")
+    p.add_argument("--y-to", type=finite_float, default=1.0, help="last y (default 1)")
     p.add_argument("--y-points", type=_positive, default=60, help="y values (default 60)")
     p.add_argument("--y-values", type=float_list, metavar="LIST", help="explicit y values")
     p.add_argument(
@@ -463,6 +516,7 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
     p.add_argument(
         "--out", metavar="DIR", help="output directory (default results/model/reproduce-<PAPER>)"
     )
+    p.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     p.add_argument(
         "--points", type=_positive, default=1000, help="values per diagram (default 1000)"
     )
@@ -473,6 +527,11 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
         "bridge", help="model equilibrium vs simulated average queue on the BetaRED dumbbell"
     )
     p.add_argument("--out", metavar="DIR", help="output directory (default results/model/bridge)")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an earlier result of another kind (an earlier bridge is resumed)",
+    )
     p.add_argument("--quick", action="store_true", help="100 s runs measured over the last 50 s")
     p.add_argument("--jobs", type=_positive, help="worker processes (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from .experiment import Experiment, format_value  # noqa: E402
+from .experiment import Experiment, format_value, window_phrase  # noqa: E402
 
 AQM_NAMES = {
     "droptail": "Drop Tail",
@@ -165,7 +165,9 @@ def plot_lines(
     if handles:
         fig.legend(handles, names, loc="lower center", ncol=min(len(names), 6), fontsize=9)
     seeds = df["seed"].nunique() if "seed" in df else 1
-    fig.suptitle(f"{experiment.title}\n(mean over {seeds} seed{'s' if seeds != 1 else ''})")
+    fig.suptitle(
+        f"{experiment.display_title(df)}\n(mean over {seeds} seed{'s' if seeds != 1 else ''})"
+    )
     fig.tight_layout(rect=(0, 0.06 if handles else 0, 1, 1))
     return _save(fig, Path(out_dir), stem)
 
@@ -239,13 +241,13 @@ def plot_traces(
     if spec.target is not None and metric in QUEUE_METRICS:
         ax.axhline(spec.target, color="black", linestyle="--", linewidth=1)
     ax.set_ylabel(label)
-    ax.set_title("average over the run", fontsize=10)
+    ax.set_title(f"average over the {window_phrase(df)}", fontsize=10)
     ax.tick_params(axis="x", labelrotation=30)
     ax.grid(True, axis="y", alpha=0.3)
     handles, names = flat[0].get_legend_handles_labels()
     if handles:
         fig.legend(handles, names, loc="lower center", ncol=len(names), fontsize=9)
-    fig.suptitle(experiment.title)
+    fig.suptitle(experiment.display_title(df))
     fig.tight_layout(rect=(0, 0.05 if handles else 0, 1, 1))
     return _save(fig, Path(out_dir), stem)
 

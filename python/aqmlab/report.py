@@ -4,7 +4,6 @@ and claims, and the known modelling differences."""
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,14 +13,9 @@ import pandas as pd
 
 from . import verdicts as V
 from .claims_betared import Claim, seed_means
-from .experiment import Experiment, format_value
+from .experiment import Experiment, format_value, window_phrase
 from .plots import display, metric_label
 from .tables import render_table
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 DECIMALS = {
     "avg_queue_pkts": 1,
@@ -85,23 +79,17 @@ def verdict_text(claims: Sequence[Claim]) -> str:
     return render_table(["claim", "figure", "source", "verdict"], verdict_rows(claims), 4)
 
 
-def _setup(experiment: Experiment) -> list[str]:
-    """What was run: scenario, duration and window, fixed settings, grid, seeds."""
-    base = tomllib.loads(experiment.scenario_text)
-    fixed = dict(experiment.fixed)
-    duration = fixed.get("duration_s", base.get("duration_s"))
-    window = fixed.get("measure.window_s", base.get("measure", {}).get("window_s"))
+def _setup(experiment: Experiment, table: pd.DataFrame) -> list[str]:
+    """What was run: scenario, duration and window (as the stored runs report them), fixed
+    settings, grid, seeds."""
     lines = [
         f"- experiment file `{experiment.path.name}`, base scenario "
-        f"`{experiment.scenario_path.name}`; {format_value(duration)} s simulated, metrics over "
-        f"[{', '.join(format_value(w) for w in window)}] s"
-        if window
-        else f"- experiment file `{experiment.path.name}`",
+        f"`{experiment.scenario_path.name}`; metrics over the {window_phrase(table)}",
     ]
     settings = [
         f"`{k}` = {format_value(v)}"
         for k, v in experiment.fixed
-        if k not in ("duration_s", "measure.window_s")
+        if k not in ("duration_s", "measure.window")
     ]
     if settings:
         lines.append("- fixed: " + ", ".join(settings))
@@ -291,14 +279,14 @@ def render(
         by_figure.setdefault(c.figure, []).append(c)
     for fig in figures:
         exp = fig.experiment
-        lines += [f"## {exp.title}", ""]
+        lines += [f"## {exp.display_title(fig.table)}", ""]
         if fig.error:
             lines += [f"Not run: {fig.error}", ""]
         elif fig.table is None or fig.table.empty:
             lines += ["No stored runs.", ""]
         else:
             lines += [f"![{_fig_label(exp.name)}](figures/{exp.name}.png)", ""]
-            lines += _setup(exp)
+            lines += _setup(exp, fig.table)
             missing = fig.runs - fig.stored
             lines.append(
                 f"- runs: {fig.stored} of {fig.runs} stored"

@@ -15,6 +15,7 @@ import pandas as pd
 from . import _core, claims_betared
 from .claims_betared import Claim
 from .experiment import Experiment, ExperimentError, RunSpec
+from .outdir import open_resumable
 from .plots import plot_experiment
 from .report import FigureOutcome, render
 from .store import RunStore
@@ -100,12 +101,15 @@ def reproduce(
     figures: Sequence[int] | None = None,
     progress: bool = True,
     command: str | None = None,
+    overwrite: bool = False,
 ) -> ReproduceOutcome:
     """Run, tabulate, plot and judge the paper's figures into `out_dir`.
 
     Finished runs are stored under `out_dir`/runs and reused when called again. A figure
     whose scenarios the core rejects (an AQM this build lacks, say) is reported as not run.
-    Raises `ExperimentError` for an unknown paper or an invalid experiment file.
+    Raises `ExperimentError` for an unknown paper or an invalid experiment file, and
+    `OutputError` for an output folder aqmlab must not write (see `aqmlab.outdir`), both
+    before the first run.
     """
     t0 = time.perf_counter()
     paper = PAPERS.get(paper_name)
@@ -127,6 +131,7 @@ def reproduce(
             fig.error = str(e)
         outcomes.append(fig)
     all_specs = [s for specs in specs_of.values() for s in specs]
+    open_resumable(out_dir, "reproduce", overwrite)
     sweep = execute(all_specs, out_dir, jobs=jobs, progress=progress, desc=paper_name)
 
     store = RunStore(out_dir)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import _core
+from .outdir import staged
 
 TABLES = ("summary", "timeseries", "flows", "cwnd")
 """The tables of a run; each is written as `<name>.parquet` (and `<name>.csv` on request)."""
@@ -124,20 +124,17 @@ class RunResult:
             }
         )
 
-    def write(self, out_dir: str | os.PathLike[str], csv: bool = False) -> Path:
+    def write(
+        self, out_dir: str | os.PathLike[str], csv: bool = False, overwrite: bool = False
+    ) -> Path:
         """Write the tables as Parquet (and CSV when `csv`) plus summary.json into `out_dir`.
 
-        Files are built in a temporary sibling directory that replaces `out_dir` only once
-        complete, so a failed or interrupted write leaves nothing half-written.
+        Files are built in a temporary sibling folder that replaces `out_dir` only once
+        complete, so a failed or interrupted write leaves an earlier result intact. A folder
+        that holds anything but an earlier aqmlab result is refused, and an earlier result is
+        replaced only when `overwrite` (`OutputError` otherwise; see `aqmlab.outdir`).
         """
-        out_dir = Path(out_dir)
-        out_dir.parent.mkdir(parents=True, exist_ok=True)
-        tmp_dir = out_dir.parent / f".{out_dir.name}.tmp-{os.getpid()}"
-        old_dir = out_dir.parent / f".{out_dir.name}.old-{os.getpid()}"
-        for stale in (tmp_dir, old_dir):
-            shutil.rmtree(stale, ignore_errors=True)
-        tmp_dir.mkdir()
-        try:
+        with staged(out_dir, "run", overwrite=overwrite) as tmp_dir:
             for name in TABLES:
                 df = getattr(self, name)
                 _write_parquet(df, tmp_dir / f"{name}.parquet")
@@ -145,16 +142,7 @@ class RunResult:
                     df.to_csv(tmp_dir / f"{name}.csv", index=False, lineterminator="\n")
             text = json.dumps(self.provenance(), sort_keys=True, indent=2, allow_nan=False)
             (tmp_dir / SUMMARY_JSON).write_text(text + "\n", encoding="utf-8")
-            if out_dir.exists():
-                out_dir.rename(old_dir)
-            tmp_dir.rename(out_dir)
-        except BaseException:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
-            if old_dir.exists() and not out_dir.exists():
-                old_dir.rename(out_dir)
-            raise
-        shutil.rmtree(old_dir, ignore_errors=True)
-        return out_dir
+        return Path(out_dir)
 
     def __repr__(self) -> str:
         aqm = self.summary_dict.get("aqm")

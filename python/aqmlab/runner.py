@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Callable
 
@@ -13,6 +14,21 @@ ProgressFn = Callable[[float, float], None]
 """Called as progress(sim_time_s, duration_s) about 200 times per run."""
 
 
+SEED_MAX = 2**64 - 1
+
+
+def check_seed(seed: object, name: str = "seed") -> None:
+    """None or an integer in 0..2^64-1, else `ScenarioError` naming `name`."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise _core.ScenarioError(
+            f"{name}: must be an integer in 0..2^64-1, got {type(seed).__name__}"
+        )
+    if not 0 <= int(seed) <= SEED_MAX:
+        raise _core.ScenarioError(f"{name}: must be an integer in 0..2^64-1, got {int(seed)}")
+
+
 def run(
     scenario: Scenario | str | os.PathLike[str],
     seed: int | None = None,
@@ -22,7 +38,14 @@ def run(
 
     `seed` None uses the scenario's own `seed` key. Raises `ScenarioError` for invalid input.
     """
-    if not isinstance(scenario, Scenario):
+    if isinstance(scenario, (str, os.PathLike)):
         scenario = Scenario.load(scenario)
+    elif not isinstance(scenario, Scenario):
+        raise TypeError(
+            "scenario: expected a Scenario or the path of a scenario file, "
+            f"got {type(scenario).__name__}"
+        )
+    check_seed(seed)
+    seed = None if seed is None else int(seed)
     out = _core.run_scenario(scenario.text, list(scenario.overrides), seed, progress)
     return RunResult.from_core(out, source=scenario.source, overrides=scenario.overrides)

@@ -6,12 +6,40 @@ import json
 import math
 import numbers
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
 from . import _core
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python < 3.11 only
+    import tomli as tomllib
+
+
+def read_toml_text(path: str | os.PathLike[str], what: str = "scenario") -> str:
+    """The text of a TOML file, checked to be UTF-8 and valid TOML.
+
+    Raises OSError when the file cannot be read and `ScenarioError` (one line naming the
+    file, and the line and column of a syntax error) when it is not UTF-8 or not TOML.
+    """
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _core.ScenarioError(
+            f"{os.fspath(path)}: not a UTF-8 text file (byte 0x{data[e.start]:02x} at "
+            f"offset {e.start}); save the {what} file as UTF-8"
+        ) from None
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise _core.ScenarioError(f"{os.fspath(path)}: TOML syntax error: {e}") from None
+    return text
 
 
 def toml_literal(value: Any) -> str:
@@ -56,10 +84,12 @@ class Scenario:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Scenario:
-        """Read a scenario file; the path is kept as provenance."""
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        return cls(text, source=os.fspath(path))
+        """Read a scenario file; the path is kept as provenance.
+
+        Raises OSError when the file cannot be read, `ScenarioError` when it is not UTF-8
+        TOML (the keys are checked when the scenario is resolved or run).
+        """
+        return cls(read_toml_text(path), source=os.fspath(path))
 
     @classmethod
     def from_text(cls, text: str) -> Scenario:
@@ -87,8 +117,17 @@ class Scenario:
         Keys are dotted paths (`queue.aqm`); keyword names use `__` for dots
         (`queue__aqm="red"`). Values are Python values turned into TOML literals.
         """
+        if mapping is not None and not isinstance(mapping, Mapping):
+            raise TypeError(
+                f"with_: expected a mapping of dotted keys to values, got {type(mapping).__name__}"
+            )
         pairs = dict(mapping or {})
         pairs.update({k.replace("__", "."): v for k, v in kwargs.items()})
+        for key in pairs:
+            if not isinstance(key, str) or not key.strip():
+                raise _core.ScenarioError(
+                    f"with_: key {key!r}: must be a dotted key path string such as 'queue.aqm'"
+                )
         return self.with_literals((k, toml_literal(v)) for k, v in pairs.items())
 
     def with_literals(self, pairs: Iterable[tuple[str, str]]) -> Scenario:
@@ -102,6 +141,21 @@ class Scenario:
         Raises `ScenarioError` naming the offending field.
         """
         return _core.resolve_scenario(self._text, list(self._overrides))
+
+    def get(self, key: str) -> Any:
+        """The resolved value of a dotted key, defaults included: `sc.get("queue.red.p_max")`
+        or a whole table (`sc.get("tcp")`, as a dict). Raises `ScenarioError` for a key the
+        resolved scenario does not have, or for an invalid scenario."""
+        value: Any = tomllib.loads(self.resolved())
+        walked = []
+        for part in key.split("."):
+            if not isinstance(value, dict) or part not in value:
+                where = ".".join(walked) or "the top level"
+                keys = ", ".join(sorted(value)) if isinstance(value, dict) else "none"
+                raise _core.ScenarioError(f"{key}: no such key (keys at {where}: {keys})")
+            value = value[part]
+            walked.append(part)
+        return value
 
     def __repr__(self) -> str:
         origin = repr(self._source) if self._source else "<text>"

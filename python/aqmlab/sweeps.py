@@ -4,8 +4,6 @@ it finishes and skipping the runs already stored."""
 from __future__ import annotations
 
 import os
-import signal
-import sys
 import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -13,12 +11,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
-from tqdm import tqdm
 
 from . import _core
 from .experiment import Experiment, RunSpec
+from .interrupt import Interrupted
+from .outdir import open_resumable
+from .progress import Progress
 from .result import _write_parquet
 from .store import RunStore
+from .workers import init_worker
 
 
 class SweepError(RuntimeError):
@@ -55,11 +56,6 @@ def unique_runs(specs: Iterable[RunSpec]) -> list[RunSpec]:
     return list(by_id.values())
 
 
-def _ignore_sigint() -> None:
-    # Workers finish (and store) the run they hold; the parent decides when to stop.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def run_and_store(root: str, spec: RunSpec) -> tuple[str, float, float]:
     """Simulate one run and store it under `root`; returns (run id, wall seconds, CPU
     seconds) of the simulation."""
@@ -81,16 +77,15 @@ def run_and_store(root: str, spec: RunSpec) -> tuple[str, float, float]:
     return spec.run_id, wall_s, cpu_s
 
 
-def _bar(total: int, initial: int, desc: str, enabled: bool) -> tqdm:
-    return tqdm(
-        total=total,
-        initial=initial,
-        desc=desc,
-        unit="run",
-        file=sys.stderr,
-        disable=None if enabled else True,
-        dynamic_ncols=True,
-    )
+class SweepInterrupted(Interrupted):
+    """Ctrl-C or SIGTERM stopped a sweep; the finished runs are stored."""
+
+    def __init__(self, signum: int, stored: int, total: int, out_dir: Path) -> None:
+        super().__init__(
+            signum,
+            f"{stored} of {total} runs are stored in {out_dir}; "
+            "run the same command again to resume",
+        )
 
 
 def execute(
@@ -102,9 +97,10 @@ def execute(
 ) -> SweepOutcome:
     """Run every spec not yet stored under `out_dir`/runs, `jobs` at a time.
 
-    Finished runs are stored as they complete. On Ctrl-C the runs in progress finish and are
-    stored, queued ones are dropped, and KeyboardInterrupt propagates. Failed runs are
-    collected in the outcome (nothing is stored for them) while the others go on.
+    Finished runs are stored as they complete. On Ctrl-C or SIGTERM the runs in progress
+    finish and are stored, queued ones are dropped, and `SweepInterrupted` (a
+    KeyboardInterrupt) propagates. Failed runs are collected in the outcome (nothing is stored
+    for them) while the others go on. Workers end with this process, even when it is killed.
     """
     t0 = time.perf_counter()
     store = RunStore(out_dir)
@@ -114,7 +110,7 @@ def execute(
     outcome = SweepOutcome(total=len(runs), skipped=len(runs) - len(pending))
     jobs = max(1, jobs or default_jobs())
     root = os.fspath(out_dir)
-    bar = _bar(len(runs), outcome.skipped, desc, progress)
+    bar = Progress(len(runs), desc, "runs", enabled=progress, initial=outcome.skipped)
     try:
         if jobs == 1 or len(pending) <= 1:
             for spec in pending:
@@ -126,6 +122,10 @@ def execute(
                 bar.update(1)
         else:
             _execute_pool(pending, root, min(jobs, len(pending)), bar, outcome)
+    except KeyboardInterrupt as e:
+        stored = len(store.ids() & {s.run_id for s in runs})
+        signum = e.signum if isinstance(e, Interrupted) else Interrupted.SIGINT
+        raise SweepInterrupted(signum, stored, len(runs), Path(out_dir)) from None
     finally:
         bar.close()
         outcome.wall_s = time.perf_counter() - t0
@@ -133,9 +133,11 @@ def execute(
 
 
 def _execute_pool(
-    pending: Sequence[RunSpec], root: str, workers: int, bar: tqdm, outcome: SweepOutcome
+    pending: Sequence[RunSpec], root: str, workers: int, bar: Progress, outcome: SweepOutcome
 ) -> None:
-    executor = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    executor = ProcessPoolExecutor(
+        max_workers=workers, initializer=init_worker, initargs=(os.getpid(),)
+    )
     try:
         # Keep at most two runs per worker queued, so Ctrl-C drops the rest at once.
         queue = list(reversed(pending))
@@ -210,12 +212,15 @@ def sweep(
     quick: bool = False,
     jobs: int | None = None,
     progress: bool = True,
+    overwrite: bool = False,
 ) -> pd.DataFrame:
     """Run an experiment file (resuming from `out_dir`) and return its tidy table; writes
-    `results.parquet` and `results.csv` into `out_dir`. Raises `SweepError` when runs fail."""
+    `results.parquet` and `results.csv` into `out_dir`. Raises `SweepError` when runs fail,
+    `OutputError` (before any run) for a folder aqmlab must not write (`aqmlab.outdir`)."""
     if not isinstance(experiment, Experiment):
         experiment = Experiment.load(experiment, quick=quick)
     specs = experiment.runs()
+    open_resumable(out_dir, "sweep", overwrite)
     outcome = execute(specs, out_dir, jobs=jobs, progress=progress, desc=experiment.name)
     if outcome.failed:
         run, message = outcome.failed[0]

@@ -16,7 +16,7 @@ SMALL_OVERRIDES = {
     "queue.aqm": "red",
     "traffic.schedule.flows": 10,
     "duration_s": 5.0,
-    "measure.window_s": [0.0, 5.0],
+    "measure.window": [0.0, 5.0],
 }
 
 

@@ -14,7 +14,7 @@ scenario = "{SCENARIO1.as_posix()}"
 [fixed]
 "queue.aqm" = "red"
 duration_s = 3.0
-"measure.window_s" = [0.0, 3.0]
+"measure.window" = [0.0, 3.0]
 [[axes]]
 name = "N"
 key = "traffic.schedule.flows"

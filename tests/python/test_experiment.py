@@ -22,7 +22,7 @@ seeds = [1, 2]
 [fixed]
 "queue.aqm" = "red"
 duration_s = 3.0
-"measure.window_s" = [0.0, 3.0]
+"measure.window" = [0.0, 3.0]
 
 [[axes]]
 name = "thresholds"
@@ -44,7 +44,7 @@ seeds = [7]
 values = {{ N = [10] }}
 [quick.fixed]
 duration_s = 2.0
-"measure.window_s" = [0.0, 2.0]
+"measure.window" = [0.0, 2.0]
 """
 
 
