@@ -17,7 +17,9 @@ paper's reference case, `defaults()`); every name has units in it:
     p_max_from_target   True: p_max set so that the fixed point is q_target (eq. (3.2))
 
 The papers' short names N, C, d, M, B, K, q_min, q_max, q_target are accepted too. Bad values
-raise ValueError with a one-line message naming the field, such as `w: must be in (0, 1]`.
+and bad arguments raise ValueError with a one-line message naming the field or argument, such
+as `w: must be in (0, 1]` or `steps: must be an integer in 0..49999999, got -1`. Counts are
+integers (NumPy's too, not floats); value lists are finite numbers.
 """
 
 from __future__ import annotations
@@ -73,7 +75,13 @@ def canonical(name: str) -> str:
 
 
 def _params(params: Params | None) -> dict[str, Any]:
-    return dict(params or {})
+    if params is None:
+        return {}
+    if not isinstance(params, Mapping):
+        raise ValueError(
+            f"params: must be a mapping of parameter names to values, got {params!r:.60}"
+        )
+    return dict(params)
 
 
 def equilibrium(params: Params | None = None) -> dict[str, Any]:
@@ -101,7 +109,7 @@ def p_max_for_target(q_target_pkts: float, params: Params | None = None) -> floa
     """The p_max whose fixed point is `q_target_pkts`: eq. (3.2) for RED, p*/I(z_target) for
     BetaRED (with the other parameters of `params`)."""
     p = _params(params)
-    p.update(q_target_pkts=float(q_target_pkts), p_max_from_target=True)
+    p.update(q_target_pkts=q_target_pkts, p_max_from_target=True)
     return float(equilibrium(p)["p_max"])
 
 
@@ -109,17 +117,17 @@ def w_bound_eq312(q_star_pkts: float, params: Params | None = None) -> float:
     """Eq. (3.12): 4/(3 + (q_min + d·C/M)/(q* - q_min)), the largest w for which a fixed point
     q* on the linear RED ramp is stable (p_max then follows from eq. (3.2))."""
     p = _params(params)
-    p.update(drop="red", q_target_pkts=float(q_star_pkts), p_max_from_target=True)
+    p.update(drop="red", q_target_pkts=q_star_pkts, p_max_from_target=True)
     return float(fixed_points(p)["w_bound_eq312"].iloc[0])
 
 
 def orbit(
     params: Params | None = None, q0_pkts: float | None = None, steps: int = 100
 ) -> pd.DataFrame:
-    """`steps` iterations of the map from `q0_pkts` (default mid-way between q_min and q_max):
-    columns `n`, `q_avg_pkts`, `q_pkts` (the instantaneous queue averaged into q_avg at step n;
-    NaN at n = 0) and `derivative` f'(q_avg)."""
-    return pd.DataFrame(_core.model_orbit(_params(params), q0_pkts, int(steps)))
+    """`steps` iterations (0..49999999) of the map from `q0_pkts` (in [0, B]; default mid-way
+    between q_min and q_max): columns `n`, `q_avg_pkts`, `q_pkts` (the instantaneous queue
+    averaged into q_avg at step n; NaN at n = 0) and `derivative` f'(q_avg)."""
+    return pd.DataFrame(_core.model_orbit(_params(params), q0_pkts, steps))
 
 
 class Bifurcation(NamedTuple):
@@ -155,20 +163,21 @@ def bifurcation(
     `max_period` (two iterates a period apart within `period_tol_pkts`, default 1e-6·B).
     With `early_exit` an orbit that has settled on a cycle (to 1e-12·B) continues along the
     cycle without further evaluations of the map. Runs in Rust on `threads` threads (0: all
-    cores)."""
+    cores, at most 1024). Ranges: `iterations` >= 1, `transient` below it, `keep` at most
+    iterations - transient (and 5·10⁷ iterates over all values), `max_period` 1..100000."""
     name = canonical(param)
     out = _core.model_bifurcation(
         _params(params),
         name,
-        [float(v) for v in values],
-        iterations=int(iterations),
-        transient=None if transient is None else int(transient),
-        keep=int(keep),
+        values,
+        iterations=iterations,
+        transient=transient,
+        keep=keep,
         q0_pkts=q0_pkts,
-        max_period=int(max_period),
+        max_period=max_period,
         period_tol_pkts=period_tol_pkts,
-        early_exit=bool(early_exit),
-        threads=int(threads),
+        early_exit=early_exit,
+        threads=threads,
     )
     return Bifurcation(name, pd.DataFrame(out["points"]), pd.DataFrame(out["summary"]))
 
@@ -202,27 +211,28 @@ def stability_map(
 ) -> pd.DataFrame:
     """Every (x, y) of the grid `x_values` × `y_values`: one row each, y-major, with the
     columns named after the two parameters, then `period`, `lyapunov`, `q_star_pkts`,
-    `eigenvalue`, `w_bound`, `fixed_point_stable` (options as `bifurcation`)."""
+    `eigenvalue`, `w_bound`, `fixed_point_stable` (options as `bifurcation`; at most 5·10⁷
+    cells)."""
     x, y = canonical(x_param), canonical(y_param)
     out = _core.model_stability_map(
         _params(params),
         x,
-        [float(v) for v in x_values],
+        x_values,
         y,
-        [float(v) for v in y_values],
-        iterations=int(iterations),
-        transient=None if transient is None else int(transient),
+        y_values,
+        iterations=iterations,
+        transient=transient,
         q0_pkts=q0_pkts,
-        max_period=int(max_period),
+        max_period=max_period,
         period_tol_pkts=period_tol_pkts,
-        early_exit=bool(early_exit),
-        threads=int(threads),
+        early_exit=early_exit,
+        threads=threads,
     )
     df = pd.DataFrame(out)
     return df.rename(columns={"x": x, "y": y})
 
 
 def map_curve(params: Params | None = None, points: int = 2001) -> pd.DataFrame:
-    """The map on a grid of `points` values of q_avg over [0, B]: `q_avg_pkts`, `p` = p(q_avg),
-    `q_pkts` = Q(p(q_avg)), `f` = f(q_avg) and `derivative` = f'(q_avg)."""
-    return pd.DataFrame(_core.model_map(_params(params), int(points)))
+    """The map on a grid of `points` values (2..50000000) of q_avg over [0, B]: `q_avg_pkts`,
+    `p` = p(q_avg), `q_pkts` = Q(p(q_avg)), `f` = f(q_avg) and `derivative` = f'(q_avg)."""
+    return pd.DataFrame(_core.model_map(_params(params), points))

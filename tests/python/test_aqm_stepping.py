@@ -20,7 +20,7 @@ def test_every_aqm_can_be_built_and_stepped():
             verdicts.add(q.enqueue(t, queue_pkts=300 + i % 50))
             if q.next_timer_s is not None and q.next_timer_s <= t:
                 q.timer(t, queue_pkts=300)
-            verdicts.add(q.dequeue(t, sojourn_s=0.06, queue_pkts=300))
+            verdicts.add(q.dequeue(t, sojourn_s=min(t, 0.06), queue_pkts=300))
         assert verdicts <= {"accept", "early_drop", "forced_drop", "deliver"}
         state = q.state
         assert all(math.isfinite(v) for v in state.values()), (name, state)
@@ -91,3 +91,84 @@ def test_same_seed_same_decisions():
 
     assert decisions(5) == decisions(5)
     assert decisions(5) != decisions(6)
+
+
+def test_repr_names_the_aqm_and_every_parameter_in_force():
+    q = _core.AqmStepper("red", {"p_max": 0.2, "q_min_pkts": 50}, rate_mbps=10, seed=7)
+    text = repr(q)
+    assert text.startswith(
+        "AqmStepper('red', limit_pkts=1000, rate_mbps=10.0, seed=7, q_min_pkts=50.0, "
+        "q_max_pkts=300.0, p_max=0.2, w=0.002, gentle=False, spacing='none', "
+    )
+    assert text.endswith("mean_pkt_bytes=1000.0)")
+    assert q.params["p_max"] == 0.2 and q.params["spacing"] == "none"
+    assert repr(_core.AqmStepper("droptail", {})) == (
+        "AqmStepper('droptail', limit_pkts=1000, rate_mbps=50.0, seed=1)"
+    )
+    for name in ALL_AQMS:
+        assert repr(_core.AqmStepper(name, {})).startswith(f"AqmStepper('{name}', ")
+
+
+def test_time_must_not_go_backwards_across_calls():
+    q = _core.AqmStepper("ared", {})
+    q.enqueue(2.0, queue_pkts=3)
+    with pytest.raises(ValueError, match=r"^now_s: time went backwards \(1\.0 s after 2\.0 s\)$"):
+        q.enqueue(1.0, queue_pkts=3)
+    with pytest.raises(ValueError, match=r"^now_s: time went backwards \(1\.5 s after 2\.0 s\)$"):
+        q.dequeue(1.5, sojourn_s=0.1, queue_pkts=2)
+    with pytest.raises(ValueError, match=r"^now_s: time went backwards"):
+        q.timer(0.5, queue_pkts=2)
+    assert q.enqueue(2.0, queue_pkts=3) == "accept"  # the same time again is fine
+    q.timer(2.5, queue_pkts=3)
+    with pytest.raises(ValueError, match=r"\(2\.25 s after 2\.5 s\)"):
+        q.enqueue(2.25, queue_pkts=3)
+
+
+def test_failed_calls_change_nothing():
+    q = _core.AqmStepper("red", {"w": 1.0})
+    q.enqueue(1.0, queue_pkts=10)
+    with pytest.raises(ValueError):
+        q.enqueue(5.0, queue_pkts=5000)  # bad queue: time does not move on to 5 s
+    q.enqueue(2.0, queue_pkts=20)
+    assert q.state["q_avg"] == 20.0
+
+
+def test_queue_within_its_limit_and_bytes_consistent():
+    q = _core.AqmStepper("red", {}, limit_pkts=50)
+    assert q.enqueue(0.0, queue_pkts=50) in ("accept", "early_drop", "forced_drop")
+    with pytest.raises(ValueError, match=r"^queue_pkts: must be an integer in 0\.\.50 \(at most "
+                       r"limit_pkts\), got 51$"):
+        q.enqueue(0.0, queue_pkts=51)
+    ared = _core.AqmStepper("ared", {}, limit_pkts=50)
+    with pytest.raises(ValueError, match=r"^queue_pkts: .* got 51$"):
+        ared.timer(0.5, queue_pkts=51)
+    with pytest.raises(ValueError, match=r"^queue_bytes: must be an integer in 0\.\.0 "):
+        q.enqueue(0.0, queue_pkts=0, queue_bytes=100)
+    with pytest.raises(ValueError, match=r"^size_bytes: must be an integer in 1\.\.2\^32-1, got 0"):
+        q.enqueue(0.0, queue_pkts=1, size_bytes=0)
+
+
+def test_timer_runs_only_when_due():
+    red = _core.AqmStepper("red", {})
+    with pytest.raises(ValueError, match=r"^timer: red has no timer \(next_timer_s is None\)$"):
+        red.timer(1.0, queue_pkts=0)
+    ared = _core.AqmStepper("ared", {})
+    assert ared.next_timer_s == pytest.approx(0.5)
+    with pytest.raises(ValueError, match=r"^now_s: the timer is due at 0\.5 s, got 0\.4 s$"):
+        ared.timer(0.4, queue_pkts=0)
+    ared.timer(0.5, queue_pkts=0)
+    assert ared.next_timer_s == pytest.approx(1.0)
+
+
+def test_sojourn_within_now_and_drop_curve_inputs():
+    q = _core.AqmStepper("codel", {})
+    with pytest.raises(ValueError, match=r"^sojourn_s: must be a time in seconds in \[0, now_s\]"):
+        q.dequeue(1.0, sojourn_s=1.5, queue_pkts=0)
+    assert q.dequeue(1.0, sojourn_s=1.0, queue_pkts=0) == "deliver"
+    red = _core.AqmStepper("red", {})
+    for bad, shown in ((math.nan, "nan"), (-1.0, "-1.0"), (math.inf, "inf")):
+        with pytest.raises(ValueError, match=rf"^q_avg_pkts: must be finite numbers >= 0, "
+                           rf"got {shown} at index 1$"):
+            red.drop_probability([1.0, bad])
+    with pytest.raises(ValueError, match="has no drop-probability curve"):
+        _core.AqmStepper("pie", {}).drop_probability([])

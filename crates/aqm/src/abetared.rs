@@ -1,11 +1,15 @@
 //! ABetaRED, Adaptive BetaRED (Giménez et al. 2022, §5.1, Algorithm 2): BetaRED with
 //! q_min = 0, q_max = B, q_target = C·T_target, and p_max adapted every T_update, ARED-style.
 
-use crate::adaptive_beta::{thresholds, validate_adaptive, LinkContext};
+use crate::adaptive_beta::{
+    thresholds, validate_adaptive, LinkContext, T_TARGET_DOC, T_UPDATE_DOC,
+};
 use crate::beta_curve::BetaCurve;
-use crate::betared::{beta_probe, BETA_PROBE_NAMES};
+use crate::betared::{beta_probe, BETA_PROBE_NAMES, BETA_SPACING_DOC, THETA_DOC};
 use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
+use crate::param_doc::{DescribedParams, ParamDoc};
+use crate::red::{BYTE_MODE_DOC, IDLE_CORRECTION_DOC, MEAN_PKT_BYTES_DOC, W_DOC};
 use crate::red_core::{Periodic, RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
@@ -55,6 +59,38 @@ impl Default for ABetaRedParams {
             mean_pkt_bytes: 1000.0,
         }
     }
+}
+
+impl DescribedParams for ABetaRedParams {
+    const AQM: &'static str = "abetared";
+    const PARAMS: &'static [ParamDoc] = &[
+        T_TARGET_DOC,
+        W_DOC,
+        THETA_DOC,
+        ParamDoc::new(
+            "alpha",
+            "",
+            "(0, 1]",
+            "step factor of the decrease of p_max (q_avg below target)",
+        ),
+        ParamDoc::new(
+            "beta",
+            "",
+            "(0, 1]",
+            "step factor of the increase of p_max (q_avg above target)",
+        ),
+        T_UPDATE_DOC,
+        ParamDoc::new(
+            "p_max_initial",
+            "",
+            "[0.01, 0.99]",
+            "p_max before the first update",
+        ),
+        BETA_SPACING_DOC,
+        BYTE_MODE_DOC,
+        IDLE_CORRECTION_DOC,
+        MEAN_PKT_BYTES_DOC,
+    ];
 }
 
 impl ABetaRedParams {

@@ -4,6 +4,7 @@
 
 use crate::beta_curve::validate_theta;
 use crate::contract::ParamError;
+use crate::param_doc::ParamDoc;
 use crate::red::validate_common;
 
 /// The link the adaptive variants are configured for.
@@ -14,6 +15,17 @@ pub struct LinkContext {
     /// Buffer size B, packets.
     pub buffer_pkts: u32,
 }
+
+/// T_target, shared by ABetaRED and DBetaRED.
+pub(crate) const T_TARGET_DOC: ParamDoc = ParamDoc::new(
+    "t_target_ms",
+    "ms",
+    "> 0, with C·T_target in (0, limit_pkts)",
+    "target queueing delay T_target: q_target = C·T_target, C in packets/s",
+);
+/// T_update, shared by ABetaRED and DBetaRED.
+pub(crate) const T_UPDATE_DOC: ParamDoc =
+    ParamDoc::new("t_update_s", "s", "> 0", "update period T_update");
 
 /// Thresholds and target from eq. (9)–(10): (q_min, q_max, q_target) in packets.
 pub fn thresholds(

@@ -4,7 +4,11 @@
 
 use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
-use crate::red::{validate_common, LinearCurve};
+use crate::param_doc::{DescribedParams, ParamDoc};
+use crate::red::{
+    validate_common, LinearCurve, BYTE_MODE_DOC, GENTLE_DOC, IDLE_CORRECTION_DOC,
+    MEAN_PKT_BYTES_DOC, SPACING_DOC,
+};
 use crate::red_core::{Periodic, RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
@@ -72,6 +76,78 @@ impl Default for AredParams {
     }
 }
 
+impl DescribedParams for AredParams {
+    const AQM: &'static str = "ared";
+    const PARAMS: &'static [ParamDoc] = &[
+        ParamDoc::new(
+            "target_delay_ms",
+            "ms",
+            "> 0",
+            "target queueing delay: sets the thresholds when they are automatic",
+        ),
+        ParamDoc::new(
+            "q_min_pkts",
+            "packets",
+            "0 (automatic, with q_max_pkts 0) or > 0",
+            "minimum threshold (0: max(5, target_delay·C/2), C in packets/s)",
+        ),
+        ParamDoc::new(
+            "q_max_pkts",
+            "packets",
+            "0 (automatic, with q_min_pkts 0) or > q_min_pkts",
+            "maximum threshold (0: 3·q_min)",
+        ),
+        ParamDoc::new(
+            "w",
+            "",
+            "0 (automatic) or (0, 1]",
+            "weight of q_avg per arrival (0: 1 − exp(−1/C), C in packets/s)",
+        ),
+        ParamDoc::new(
+            "p_max_initial",
+            "",
+            "(0, 1]",
+            "p_max before the first adaptation",
+        ),
+        ParamDoc::new(
+            "interval_s",
+            "s",
+            "> 0",
+            "period of the adaptation of p_max",
+        ),
+        ParamDoc::new(
+            "alpha",
+            "",
+            "(0, 1)",
+            "additive increase of p_max (at most p_max/4 is added)",
+        ),
+        ParamDoc::new(
+            "beta",
+            "",
+            "(0, 1)",
+            "multiplicative decrease factor of p_max",
+        ),
+        ParamDoc::new("top", "", "(0, 1]", "upper bound on p_max"),
+        ParamDoc::new(
+            "bottom",
+            "",
+            "0 (automatic) or (0, top)",
+            "lower bound on p_max (0: min(0.01, 8·mean_pkt_bytes·RTT/rate in bit/s))",
+        ),
+        ParamDoc::new(
+            "rtt_ms",
+            "ms",
+            "> 0",
+            "round-trip time assumed by the automatic bottom",
+        ),
+        GENTLE_DOC,
+        SPACING_DOC,
+        BYTE_MODE_DOC,
+        IDLE_CORRECTION_DOC,
+        MEAN_PKT_BYTES_DOC,
+    ];
+}
+
 impl AredParams {
     /// Check every parameter against its allowed range.
     pub fn validate(&self) -> Result<(), ParamError> {
@@ -98,13 +174,13 @@ impl AredParams {
         auto_or(
             "q_min_pkts",
             self.q_min_pkts,
-            self.q_min_pkts > 0.0,
+            self.q_min_pkts > 0.0 && self.q_min_pkts.is_finite(),
             "a number > 0",
         )?;
         auto_or(
             "q_max_pkts",
             self.q_max_pkts,
-            self.q_max_pkts > self.q_min_pkts,
+            self.q_max_pkts > self.q_min_pkts && self.q_max_pkts.is_finite(),
             "greater than q_min_pkts",
         )?;
         if (self.q_min_pkts == 0.0) != (self.q_max_pkts == 0.0) {
@@ -385,5 +461,11 @@ mod tests {
         );
         assert_eq!(field(AredParams { beta: 1.0, ..d() }), "beta");
         assert_eq!(field(AredParams { top: 1.5, ..d() }), "top");
+        let infinite = AredParams {
+            q_min_pkts: 10.0,
+            q_max_pkts: f64::INFINITY,
+            ..d()
+        };
+        assert_eq!(field(infinite), "q_max_pkts");
     }
 }

@@ -6,7 +6,8 @@
 use crate::beta_curve::BetaCurve;
 use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
-use crate::red::validate_common;
+use crate::param_doc::{DescribedParams, ParamDoc, SPACING};
+use crate::red::{validate_common, BYTE_MODE_DOC, IDLE_CORRECTION_DOC, MEAN_PKT_BYTES_DOC, W_DOC};
 use crate::red_core::{RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +54,57 @@ impl Default for BetaRedParams {
         }
     }
 }
+
+impl DescribedParams for BetaRedParams {
+    const AQM: &'static str = "betared";
+    const PARAMS: &'static [ParamDoc] = &[
+        ParamDoc::new(
+            "q_min_pkts",
+            "packets",
+            ">= 0",
+            "minimum threshold q_min: no early drops while q_avg is below it",
+        ),
+        ParamDoc::new(
+            "q_max_pkts",
+            "packets",
+            "> q_min_pkts",
+            "maximum threshold q_max: every arrival dropped above it",
+        ),
+        ParamDoc::new(
+            "q_target_pkts",
+            "packets",
+            "(q_min_pkts, q_max_pkts)",
+            "target q_target: the mean of the beta drop curve",
+        ),
+        ParamDoc::new(
+            "p_max",
+            "",
+            "(0, 1]",
+            "drop probability at q_max (the curve is p_max·I_z(α, β))",
+        ),
+        W_DOC,
+        THETA_DOC,
+        BETA_SPACING_DOC,
+        BYTE_MODE_DOC,
+        IDLE_CORRECTION_DOC,
+        MEAN_PKT_BYTES_DOC,
+    ];
+}
+
+/// θ, shared by the BetaRED variants.
+pub(crate) const THETA_DOC: ParamDoc = ParamDoc::new(
+    "theta",
+    "",
+    "(0, 1)",
+    "spread of the curve, σ = θ·√(μ(1 − μ)): small θ, steep rise at q_target",
+);
+/// The spacing of drops of the BetaRED variants.
+pub(crate) const BETA_SPACING_DOC: ParamDoc = ParamDoc::new(
+    "spacing",
+    "",
+    SPACING,
+    "spacing of drops (the paper's algorithms drop with p directly: none)",
+);
 
 impl BetaRedParams {
     /// Check every parameter against its allowed range.

@@ -2,11 +2,15 @@
 //! q_min = 0, q_max = B, p_max = 1, whose curve is centred on a virtual target that moves every
 //! T_update to pull q_avg toward the real target q_target = C·T_target.
 
-use crate::adaptive_beta::{thresholds, validate_adaptive, LinkContext};
+use crate::adaptive_beta::{
+    thresholds, validate_adaptive, LinkContext, T_TARGET_DOC, T_UPDATE_DOC,
+};
 use crate::beta_curve::BetaCurve;
-use crate::betared::beta_probe;
+use crate::betared::{beta_probe, BETA_SPACING_DOC, THETA_DOC};
 use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
+use crate::param_doc::{DescribedParams, ParamDoc};
+use crate::red::{BYTE_MODE_DOC, IDLE_CORRECTION_DOC, MEAN_PKT_BYTES_DOC, W_DOC};
 use crate::red_core::{Periodic, RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +57,32 @@ impl Default for DBetaRedParams {
             mean_pkt_bytes: 1000.0,
         }
     }
+}
+
+impl DescribedParams for DBetaRedParams {
+    const AQM: &'static str = "dbetared";
+    const PARAMS: &'static [ParamDoc] = &[
+        T_TARGET_DOC,
+        W_DOC,
+        THETA_DOC,
+        ParamDoc::new(
+            "alpha",
+            "",
+            "(0, 1]",
+            "step factor of the rise of the virtual target (q_avg below target)",
+        ),
+        ParamDoc::new(
+            "beta",
+            "",
+            "(0, 1]",
+            "step factor of the fall of the virtual target (q_avg above target)",
+        ),
+        T_UPDATE_DOC,
+        BETA_SPACING_DOC,
+        BYTE_MODE_DOC,
+        IDLE_CORRECTION_DOC,
+        MEAN_PKT_BYTES_DOC,
+    ];
 }
 
 impl DBetaRedParams {

@@ -17,6 +17,7 @@ pub mod dbetared;
 pub mod drop_decision;
 pub mod droptail;
 pub mod math;
+pub mod param_doc;
 pub mod pie;
 pub mod red;
 pub mod red_average;
@@ -33,6 +34,7 @@ pub use contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, 
 pub use dbetared::{DBetaRed, DBetaRedParams};
 pub use drop_decision::Spacing;
 pub use droptail::DropTail;
+pub use param_doc::{DescribedParams, ParamDoc, ParamsVisitor};
 pub use pie::{Pie, PieParams};
 pub use red::{Red, RedParams};
 pub use rng::Rng;

@@ -5,6 +5,7 @@
 
 use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
+use crate::param_doc::{DescribedParams, ParamDoc, FLAG, SPACING};
 use crate::red_core::{DropCurve, RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +52,74 @@ impl Default for RedParams {
         }
     }
 }
+
+impl DescribedParams for RedParams {
+    const AQM: &'static str = "red";
+    const PARAMS: &'static [ParamDoc] = &[
+        ParamDoc::new(
+            "q_min_pkts",
+            "packets",
+            ">= 0",
+            "minimum threshold q_min: no early drops while q_avg is below it",
+        ),
+        ParamDoc::new(
+            "q_max_pkts",
+            "packets",
+            "> q_min_pkts",
+            "maximum threshold q_max: p = p_max there, then 1 (gentle: at 2·q_max)",
+        ),
+        ParamDoc::new("p_max", "", "(0, 1]", "drop probability at q_max"),
+        W_DOC,
+        GENTLE_DOC,
+        SPACING_DOC,
+        BYTE_MODE_DOC,
+        IDLE_CORRECTION_DOC,
+        MEAN_PKT_BYTES_DOC,
+    ];
+}
+
+/// The averaging weight w as every RED-family algorithm but ARED takes it.
+pub(crate) const W_DOC: ParamDoc = ParamDoc::new(
+    "w",
+    "",
+    "(0, 1]",
+    "weight of the averaged queue q_avg (EWMA), per arrival",
+);
+/// The gentle region of RED and ARED.
+pub(crate) const GENTLE_DOC: ParamDoc = ParamDoc::new(
+    "gentle",
+    "",
+    FLAG,
+    "gentle region: p rises linearly from p_max at q_max to 1 at 2·q_max",
+);
+/// The spacing of drops of RED and ARED.
+pub(crate) const SPACING_DOC: ParamDoc = ParamDoc::new(
+    "spacing",
+    "",
+    SPACING,
+    "spacing of drops: none, uniform (Floyd & Jacobson) or wait (ns-2/ns-3)",
+);
+/// Byte mode, shared by the RED family.
+pub(crate) const BYTE_MODE_DOC: ParamDoc = ParamDoc::new(
+    "byte_mode",
+    "",
+    FLAG,
+    "scale the drop probability by packet size / mean_pkt_bytes",
+);
+/// The idle-time correction, shared by the RED family.
+pub(crate) const IDLE_CORRECTION_DOC: ParamDoc = ParamDoc::new(
+    "idle_correction",
+    "",
+    FLAG,
+    "decay q_avg over idle periods (Floyd & Jacobson 1993, §11)",
+);
+/// The typical packet size, shared by the RED family.
+pub(crate) const MEAN_PKT_BYTES_DOC: ParamDoc = ParamDoc::new(
+    "mean_pkt_bytes",
+    "bytes",
+    "> 0",
+    "typical packet size: idle correction, byte mode, link rate in packets/s",
+);
 
 /// Check the parameters shared by every RED-family algorithm.
 pub(crate) fn validate_common(w: f64, mean_pkt_bytes: f64) -> Result<(), ParamError> {

@@ -13,6 +13,9 @@ use std::collections::VecDeque;
 const EXIT_TOLERANCE: f64 = 1e-12;
 /// Steps between checks for a settled cycle.
 const CHECK_EVERY: usize = 64;
+/// Longest period that may be looked for: each check compares up to 2·max_period iterates
+/// at each candidate period.
+pub const MAX_PERIOD: usize = 100_000;
 
 /// How each orbit is run and measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,7 +57,7 @@ impl Default for OrbitOptions {
 
 impl OrbitOptions {
     /// Check the counts: transient < iterations, keep ≤ iterations − transient,
-    /// max_period ≥ 1, a positive tolerance.
+    /// 1 ≤ max_period ≤ [`MAX_PERIOD`], a positive tolerance.
     pub fn validate(&self) -> Result<(), ParamError> {
         if self.iterations == 0 {
             return Err(ParamError::new("iterations", "must be at least 1"));
@@ -74,8 +77,11 @@ impl OrbitOptions {
                 ),
             ));
         }
-        if self.max_period == 0 {
-            return Err(ParamError::new("max_period", "must be at least 1"));
+        if !(1..=MAX_PERIOD).contains(&self.max_period) {
+            return Err(ParamError::new(
+                "max_period",
+                format!("must be in 1..{MAX_PERIOD}"),
+            ));
         }
         if let Some(tol) = self.period_tol_pkts {
             if !(tol > 0.0 && tol.is_finite()) {
@@ -270,6 +276,13 @@ mod tests {
         assert_eq!(
             field(OrbitOptions {
                 max_period: 0,
+                ..d()
+            }),
+            "max_period"
+        );
+        assert_eq!(
+            field(OrbitOptions {
+                max_period: MAX_PERIOD + 1,
                 ..d()
             }),
             "max_period"

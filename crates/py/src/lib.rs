@@ -8,6 +8,8 @@ use pyo3::types::{PyDict, PyList};
 use sim::result::{Column, Table, Value};
 use sim::RunError;
 
+mod aqm_params;
+mod args;
 mod math;
 mod model;
 mod stepper;
@@ -107,6 +109,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
+    m.add_function(wrap_pyfunction!(aqm_params::aqm_params, m)?)?;
     m.add_class::<stepper::AqmStepper>()?;
     math::register(m)?;
     model::register(m)?;

@@ -1,16 +1,45 @@
 //! The discrete-time TCP/AQM model (`crates/model`): fixed points, orbits, one-parameter
 //! sweeps (bifurcation diagram, Lyapunov exponent, period) and two-parameter stability maps.
 //! Parameters come as a dict of the names `model::Param` accepts plus `drop` (`red`,
-//! `gentle`, `betared`) and `p_max_from_target` (bool); bad values raise ValueError with a
-//! one-line message naming the field.
+//! `gentle`, `betared`) and `p_max_from_target` (bool); bad values and bad arguments raise
+//! ValueError with a one-line message naming the field or argument.
 
+use crate::args::{self, Checked};
+use ::model::attractor::MAX_PERIOD;
 use ::model::{DropKind, FixedPoint, ModelParams, OrbitOptions, Param, ParamError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 
+/// Most rows a function returns (orbit steps, map points, sweep iterates kept, map cells):
+/// about 2 GiB of Python floats at four columns.
+const MAX_ROWS: usize = 50_000_000;
+/// Most worker threads a sweep or map may ask for.
+const MAX_THREADS: usize = 1024;
+
 fn value_err(e: ParamError) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+fn arg_err(message: String) -> PyErr {
+    PyValueError::new_err(message)
+}
+
+/// Checked with the message as a ValueError.
+fn checked<T>(c: Checked<T>) -> PyResult<T> {
+    c.map_err(arg_err)
+}
+
+/// A finite value list for sweep or map axis `name`.
+fn axis(name: &str, v: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
+    checked(args::numbers(name, v, "finite numbers", f64::is_finite))
+}
+
+/// An optional number (`None` stays `None`; the model checks the range).
+fn opt_number(name: &str, v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
+    v.filter(|v| !v.is_none())
+        .map(|v| checked(args::number(name, v)))
+        .transpose()
 }
 
 /// The parameters: the defaults (the self-tuning-RED paper's reference case) with the dict's
@@ -21,7 +50,12 @@ fn params_from(dict: Option<&Bound<'_, PyDict>>) -> PyResult<ModelParams> {
         return Ok(params);
     };
     for (key, value) in dict.iter() {
-        let key: String = key.extract()?;
+        let key: String = key.extract().map_err(|_| {
+            arg_err(format!(
+                "params: names must be str, got {}",
+                args::shown(&key)
+            ))
+        })?;
         match key.as_str() {
             "drop" => {
                 let name: String = value
@@ -39,9 +73,12 @@ fn params_from(dict: Option<&Bound<'_, PyDict>>) -> PyResult<ModelParams> {
             }
             _ => {
                 let param = Param::from_name(&key).map_err(value_err)?;
-                let x: f64 = value
-                    .extract()
-                    .map_err(|_| PyValueError::new_err(format!("{key}: must be a number")))?;
+                let x = checked(args::number_where(
+                    &key,
+                    &value,
+                    "a finite number",
+                    f64::is_finite,
+                ))?;
                 params.set(param, x);
             }
         }
@@ -113,16 +150,28 @@ fn model_fixed_points<'py>(
     Ok(d)
 }
 
-/// `steps` iterations from q0 (default mid-way between q_min and q_max): lists `n`,
-/// `q_avg_pkts`, `q_pkts` (the instantaneous queue averaged in; NaN at n = 0), `derivative`.
+/// `steps` iterations (0..MAX_ROWS - 1, default 100) from q0 (default mid-way between q_min
+/// and q_max): lists `n`, `q_avg_pkts`, `q_pkts` (the instantaneous queue averaged in; NaN at
+/// n = 0), `derivative`.
 #[pyfunction]
-#[pyo3(signature = (params=None, q0_pkts=None, steps=100))]
+#[pyo3(signature = (params=None, q0_pkts=None, steps=None))]
 fn model_orbit<'py>(
     py: Python<'py>,
     params: Option<&Bound<'py, PyDict>>,
-    q0_pkts: Option<f64>,
-    steps: usize,
+    q0_pkts: Option<&Bound<'py, PyAny>>,
+    steps: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let steps = match steps {
+        None => 100,
+        Some(v) => checked(args::count(
+            "steps",
+            v,
+            0,
+            MAX_ROWS - 1,
+            &format!("0..{}", MAX_ROWS - 1),
+        ))?,
+    };
+    let q0_pkts = opt_number("q0_pkts", q0_pkts)?;
     let m = ::model::Model::new(&params_from(params)?).map_err(value_err)?;
     let q0 = q0_pkts.unwrap_or_else(|| ::model::orbit::default_q0(&m));
     let o = ::model::orbit(&m, q0, steps).map_err(value_err)?;
@@ -135,18 +184,27 @@ fn model_orbit<'py>(
     Ok(d)
 }
 
-/// The map on `points` values of q_avg evenly spread over [0, B]: lists `q_avg_pkts`, `p`,
-/// `q_pkts` (Q(p)), `f` and `derivative`.
+/// The map on `points` values (2..MAX_ROWS, default 2001) of q_avg evenly spread over [0, B]:
+/// lists `q_avg_pkts`, `p`, `q_pkts` (Q(p)), `f` and `derivative`.
 #[pyfunction]
-#[pyo3(signature = (params=None, points=2001))]
+#[pyo3(signature = (params=None, points=None))]
 fn model_map<'py>(
     py: Python<'py>,
     params: Option<&Bound<'py, PyDict>>,
-    points: usize,
+    points: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let n = match points {
+        None => 2001,
+        Some(v) => checked(args::count(
+            "points",
+            v,
+            2,
+            MAX_ROWS,
+            &format!("2..{MAX_ROWS}"),
+        ))?,
+    };
     let m = ::model::Model::new(&params_from(params)?).map_err(value_err)?;
     let b = m.network.buffer_pkts;
-    let n = points.max(2);
     let q: Vec<f64> = (0..n).map(|i| b * i as f64 / (n - 1) as f64).collect();
     let steps: Vec<::model::map::Step> = q.iter().map(|&x| m.step(x)).collect();
     let d = PyDict::new(py);
@@ -172,25 +230,93 @@ fn model_map<'py>(
     Ok(d)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn options(
-    iterations: usize,
-    transient: Option<usize>,
-    keep: usize,
-    q0_pkts: Option<f64>,
-    max_period: usize,
-    period_tol_pkts: Option<f64>,
-    early_exit: bool,
-) -> OrbitOptions {
-    OrbitOptions {
-        q0_pkts,
-        iterations,
-        transient: transient.unwrap_or(iterations / 2),
-        keep,
-        max_period,
-        period_tol_pkts,
-        early_exit,
+/// The orbit options of a sweep or map as given (`None`: the default).
+struct OrbitArgs<'a, 'py> {
+    iterations: Option<&'a Bound<'py, PyAny>>,
+    transient: Option<&'a Bound<'py, PyAny>>,
+    keep: Option<&'a Bound<'py, PyAny>>,
+    q0_pkts: Option<&'a Bound<'py, PyAny>>,
+    max_period: Option<&'a Bound<'py, PyAny>>,
+    period_tol_pkts: Option<&'a Bound<'py, PyAny>>,
+    early_exit: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl OrbitArgs<'_, '_> {
+    /// Check every option: iterations 1..2^64-1 (default 10⁴), transient below iterations
+    /// (default half), keep at most iterations − transient (default `default_keep`) and at
+    /// most MAX_ROWS over `orbits` orbits, max_period 1..MAX_PERIOD (default 64), a tolerance
+    /// (the model checks it), early_exit a bool (default true).
+    fn check(&self, orbits: usize, default_keep: usize) -> PyResult<OrbitOptions> {
+        let count = |name: &str, v: Option<&Bound<'_, PyAny>>, default, lo, hi, range: &str| {
+            v.map_or(Ok(default), |v| {
+                checked(args::count(name, v, lo, hi, range))
+            })
+        };
+        let iterations = count(
+            "iterations",
+            self.iterations,
+            10_000,
+            1,
+            usize::MAX,
+            "1..2^64-1",
+        )?;
+        let last = iterations - 1;
+        let transient = count(
+            "transient",
+            self.transient,
+            iterations / 2,
+            0,
+            last,
+            &format!("0..{last} (below iterations)"),
+        )?;
+        let most = iterations - transient;
+        let keep = count(
+            "keep",
+            self.keep,
+            default_keep,
+            0,
+            most,
+            &format!("0..{most} (at most iterations - transient)"),
+        )?;
+        if keep.saturating_mul(orbits) > MAX_ROWS {
+            return Err(arg_err(format!(
+                "keep: {keep} iterates × {orbits} values is more than {MAX_ROWS} rows"
+            )));
+        }
+        let max_period = count(
+            "max_period",
+            self.max_period,
+            64,
+            1,
+            MAX_PERIOD,
+            &format!("1..{MAX_PERIOD}"),
+        )?;
+        let early_exit = self
+            .early_exit
+            .map_or(Ok(true), |v| checked(args::flag("early_exit", v)))?;
+        Ok(OrbitOptions {
+            q0_pkts: opt_number("q0_pkts", self.q0_pkts)?,
+            iterations,
+            transient,
+            keep,
+            max_period,
+            period_tol_pkts: opt_number("period_tol_pkts", self.period_tol_pkts)?,
+            early_exit,
+        })
     }
+}
+
+/// Worker threads, 0..MAX_THREADS (0, the default: every core).
+fn threads(v: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    v.map_or(Ok(0), |v| {
+        checked(args::count(
+            "threads",
+            v,
+            0,
+            MAX_THREADS,
+            &format!("0..{MAX_THREADS} (0: every core)"),
+        ))
+    })
 }
 
 /// Columns shared by a sweep's summary and a stability map's cells.
@@ -228,28 +354,29 @@ impl Summary {
 /// A sweep of `param` over `values`: `{"points": {value, q_avg_pkts, q_pkts} (the last `keep`
 /// iterates at each value), "summary": {value, period (0: none up to max_period), lyapunov,
 /// q_star_pkts, eigenvalue, w_bound, fixed_point_stable, p_max, evaluated}}`. Runs without the
-/// GIL on `threads` threads (0: every core).
+/// GIL on `threads` threads (0: every core). Options and their ranges: [`OrbitArgs::check`].
 #[pyfunction]
-#[pyo3(signature = (params, param, values, iterations=10_000, transient=None, keep=200,
-    q0_pkts=None, max_period=64, period_tol_pkts=None, early_exit=true, threads=0))]
+#[pyo3(signature = (params, param, values, iterations=None, transient=None, keep=None,
+    q0_pkts=None, max_period=None, period_tol_pkts=None, early_exit=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn model_bifurcation<'py>(
     py: Python<'py>,
     params: Option<&Bound<'py, PyDict>>,
     param: &str,
-    values: Vec<f64>,
-    iterations: usize,
-    transient: Option<usize>,
-    keep: usize,
-    q0_pkts: Option<f64>,
-    max_period: usize,
-    period_tol_pkts: Option<f64>,
-    early_exit: bool,
-    threads: usize,
+    values: &Bound<'py, PyAny>,
+    iterations: Option<&Bound<'py, PyAny>>,
+    transient: Option<&Bound<'py, PyAny>>,
+    keep: Option<&Bound<'py, PyAny>>,
+    q0_pkts: Option<&Bound<'py, PyAny>>,
+    max_period: Option<&Bound<'py, PyAny>>,
+    period_tol_pkts: Option<&Bound<'py, PyAny>>,
+    early_exit: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let params = params_from(params)?;
     let param = param_from(param)?;
-    let opts = options(
+    let values = axis("values", values)?;
+    let opts = OrbitArgs {
         iterations,
         transient,
         keep,
@@ -257,7 +384,9 @@ fn model_bifurcation<'py>(
         max_period,
         period_tol_pkts,
         early_exit,
-    );
+    }
+    .check(values.len(), 200)?;
+    let threads = self::threads(threads)?;
     let points = py
         .allow_threads(|| ::model::sweep(&params, param, &values, &opts, threads))
         .map_err(value_err)?;
@@ -288,39 +417,51 @@ fn model_bifurcation<'py>(
     Ok(d)
 }
 
-/// Every (x, y) of `x_values` × `y_values`, y-major: `{x, y, period, lyapunov, q_star_pkts,
-/// eigenvalue, w_bound, fixed_point_stable}`. Runs without the GIL.
+/// Every (x, y) of `x_values` × `y_values` (at most MAX_ROWS cells), y-major: `{x, y, period,
+/// lyapunov, q_star_pkts, eigenvalue, w_bound, fixed_point_stable}`. Runs without the GIL.
+/// Options and their ranges: [`OrbitArgs::check`].
 #[pyfunction]
-#[pyo3(signature = (params, x_param, x_values, y_param, y_values, iterations=10_000,
-    transient=None, q0_pkts=None, max_period=64, period_tol_pkts=None, early_exit=true,
-    threads=0))]
+#[pyo3(signature = (params, x_param, x_values, y_param, y_values, iterations=None,
+    transient=None, q0_pkts=None, max_period=None, period_tol_pkts=None, early_exit=None,
+    threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn model_stability_map<'py>(
     py: Python<'py>,
     params: Option<&Bound<'py, PyDict>>,
     x_param: &str,
-    x_values: Vec<f64>,
+    x_values: &Bound<'py, PyAny>,
     y_param: &str,
-    y_values: Vec<f64>,
-    iterations: usize,
-    transient: Option<usize>,
-    q0_pkts: Option<f64>,
-    max_period: usize,
-    period_tol_pkts: Option<f64>,
-    early_exit: bool,
-    threads: usize,
+    y_values: &Bound<'py, PyAny>,
+    iterations: Option<&Bound<'py, PyAny>>,
+    transient: Option<&Bound<'py, PyAny>>,
+    q0_pkts: Option<&Bound<'py, PyAny>>,
+    max_period: Option<&Bound<'py, PyAny>>,
+    period_tol_pkts: Option<&Bound<'py, PyAny>>,
+    early_exit: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let params = params_from(params)?;
     let (x, y) = (param_from(x_param)?, param_from(y_param)?);
-    let opts = options(
+    let (x_values, y_values) = (axis("x_values", x_values)?, axis("y_values", y_values)?);
+    let cells = x_values.len().saturating_mul(y_values.len());
+    if cells > MAX_ROWS {
+        return Err(arg_err(format!(
+            "x_values, y_values: {} × {} values is more than {MAX_ROWS} cells",
+            x_values.len(),
+            y_values.len()
+        )));
+    }
+    let opts = OrbitArgs {
         iterations,
         transient,
-        0,
+        keep: None,
         q0_pkts,
         max_period,
         period_tol_pkts,
         early_exit,
-    );
+    }
+    .check(cells, 0)?;
+    let threads = self::threads(threads)?;
     let cells = py
         .allow_threads(|| {
             ::model::stability_map(&params, x, &x_values, y, &y_values, &opts, threads)
