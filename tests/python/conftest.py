@@ -31,6 +31,17 @@ def run_cli(*args: str, cwd: Path = REPO_ROOT) -> subprocess.CompletedProcess:
     )
 
 
+def assert_usage_error(proc: subprocess.CompletedProcess, *fragments: str) -> None:
+    """The CLI refused its input the promised way: exit status 2, one line on stderr starting
+    `aqmlab: error:`, no traceback, and every fragment in that line."""
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("aqmlab: error:"), proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    for fragment in fragments:
+        assert fragment in proc.stderr, proc.stderr
+
+
 @pytest.fixture(scope="session")
 def small_scenario() -> Scenario:
     return Scenario.load(SCENARIO1).with_(SMALL_OVERRIDES)

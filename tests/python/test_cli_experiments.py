@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from aqmlab import _core
-from conftest import SCENARIO1, run_cli
+from conftest import SCENARIO1, assert_usage_error, run_cli
 
 TINY = f"""
 title = "tiny"
@@ -27,15 +27,6 @@ y = ["avg_queue_pkts", "throughput_mbps"]
 HAS_STEPPER = hasattr(_core, "AqmStepper") and "betared" in _core.catalog()["aqms"]
 
 
-def assert_usage_error(proc, *fragments):
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("aqmlab: error:")
-    assert proc.stderr.count("\n") == 1
-    assert "Traceback" not in proc.stderr
-    for fragment in fragments:
-        assert fragment in proc.stderr
-
-
 def test_sweep_writes_table_figure_and_resumes(tmp_path):
     path = tmp_path / "tiny.toml"
     path.write_text(TINY, encoding="utf-8")
@@ -53,7 +44,7 @@ def test_sweep_writes_table_figure_and_resumes(tmp_path):
 
 def test_sweep_default_out_dir(tmp_path):
     path = tmp_path / "tiny.toml"
-    path.write_text(TINY, encoding="utf-8")
+    path.write_text(TINY + "\n[quick]\nseeds = [1]\n", encoding="utf-8")
     proc = run_cli("sweep", str(path), "--quick", "--quiet", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "results" / "tiny-quick" / "results.csv").is_file()
@@ -62,7 +53,7 @@ def test_sweep_default_out_dir(tmp_path):
 @pytest.mark.parametrize(
     "text, fragments",
     [
-        ("title = = 1", ["invalid TOML"]),
+        ("title = = 1", ["TOML syntax error", "line 1, column 9"]),
         (TINY.replace('title = "tiny"', 'titel = "tiny"'), ["unknown key 'titel'"]),
         (TINY.replace("values = [5, 10]", "values = [5, -1]"), ["N=-1", "traffic.schedule"]),
         (TINY.replace('"queue.aqm" = "red"', '"queue.aqm" = "nope"'), ["queue.aqm"]),

@@ -9,18 +9,9 @@ import pytest
 
 from aqmlab import outdir
 from aqmlab.outdir import OutputError
-from conftest import REPO_ROOT, run_cli
+from conftest import REPO_ROOT, assert_usage_error, run_cli
 
 FIG3 = REPO_ROOT / "experiments" / "betared" / "fig3.toml"
-
-
-def _one_line_error(proc, *fragments: str) -> None:
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("aqmlab: error:"), proc.stderr
-    assert proc.stderr.count("\n") == 1, proc.stderr
-    assert "Traceback" not in proc.stderr
-    for fragment in fragments:
-        assert fragment in proc.stderr, proc.stderr
 
 
 def _snapshot(directory):
@@ -44,7 +35,7 @@ def user_folder(tmp_path):
 def test_run_refuses_a_folder_of_user_files(small_scenario_file, user_folder):
     before = _snapshot(user_folder)
     proc = run_cli("run", str(small_scenario_file), "--out", str(user_folder), "--overwrite")
-    _one_line_error(proc, "not empty", "holds no aqmlab result")
+    assert_usage_error(proc, "not empty", "holds no aqmlab result")
     assert _snapshot(user_folder) == before
     assert sorted(p.name for p in user_folder.parent.iterdir()) == ["mine"]
 
@@ -53,7 +44,7 @@ def test_run_refuses_a_file(small_scenario_file, tmp_path):
     target = tmp_path / "report.txt"
     target.write_text("keep me\n", encoding="utf-8")
     proc = run_cli("run", str(small_scenario_file), "--out", str(target))
-    _one_line_error(proc, "is a file")
+    assert_usage_error(proc, "is a file")
     assert target.read_text(encoding="utf-8") == "keep me\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.txt"]
 
@@ -64,7 +55,7 @@ def test_run_replaces_an_earlier_result_only_with_overwrite(small_scenario_file,
     assert first.returncode == 0, first.stderr
     before = _snapshot(out)
     proc = run_cli("run", str(small_scenario_file), "--out", str(out), "--seed", "9")
-    _one_line_error(proc, "earlier aqmlab run result", "--overwrite")
+    assert_usage_error(proc, "earlier aqmlab run result", "--overwrite")
     assert _snapshot(out) == before
     again = run_cli(
         "run", str(small_scenario_file), "--out", str(out), "--seed", "9", "--overwrite"
@@ -121,11 +112,11 @@ def test_every_command_refuses_files_and_foreign_folders(command, tmp_path, user
     target = tmp_path / "a-file"
     target.write_text("keep\n", encoding="utf-8")
     proc = run_cli(*command, "--out", str(target))
-    _one_line_error(proc, "is a file")
+    assert_usage_error(proc, "is a file")
     assert target.read_text(encoding="utf-8") == "keep\n"
     before = _snapshot(user_folder)
     proc = run_cli(*command, "--out", str(user_folder))
-    _one_line_error(proc, "holds no aqmlab result")
+    assert_usage_error(proc, "holds no aqmlab result")
     assert _snapshot(user_folder) == before
 
 
@@ -133,7 +124,7 @@ def test_sweep_out_under_a_file_fails_before_any_run(tmp_path):
     blocker = tmp_path / "blocker"
     blocker.write_text("", encoding="utf-8")
     proc = run_cli("sweep", str(FIG3), "--quick", "--out", str(blocker / "sub"), "--quiet")
-    _one_line_error(proc, "is a file, not a folder")
+    assert_usage_error(proc, "is a file, not a folder")
     assert proc.stdout == ""
 
 
@@ -142,10 +133,10 @@ def test_model_output_replaced_only_with_overwrite(tmp_path):
     assert run_cli("model", "fixed-point", "--out", str(out)).returncode == 0
     before = _snapshot(out)
     proc = run_cli("model", "fixed-point", "--out", str(out), "--set", "w=0.1")
-    _one_line_error(proc, "--overwrite")
+    assert_usage_error(proc, "--overwrite")
     assert _snapshot(out) == before
     proc = run_cli("model", "fixed-point", "--out", str(out), "--overwrite", "--q0", "-5")
-    _one_line_error(proc)
+    assert_usage_error(proc)
     assert _snapshot(out) == before
     proc = run_cli("model", "fixed-point", "--out", str(out), "--overwrite", "--set", "w=0.1")
     assert proc.returncode == 0, proc.stderr
@@ -154,7 +145,7 @@ def test_model_output_replaced_only_with_overwrite(tmp_path):
 def test_bad_model_input_writes_nothing(tmp_path):
     out = tmp_path / "D"
     proc = run_cli("model", "fixed-point", "--q0", "-5", "--out", str(out))
-    _one_line_error(proc, "q0")
+    assert_usage_error(proc, "q0")
     assert not out.exists()
     assert list(tmp_path.iterdir()) == []
 

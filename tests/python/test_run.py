@@ -127,7 +127,7 @@ def test_write_and_read_back(small_result, tmp_path):
             for t in ("summary", "timeseries", "flows", "cwnd")
             for ext in ("parquet", "csv")
         ]
-        + ["summary.json"]
+        + ["summary.json", ".aqmlab.json"]
     )
     meta = json.loads((out_dir / "summary.json").read_text(encoding="utf-8"))
     assert set(meta) == {"aqmlab_version", "seed", "scenario", "source", "overrides", "summary"}
@@ -142,10 +142,10 @@ def test_write_and_read_back(small_result, tmp_path):
     assert all(_same(back.summary_dict[k], v) for k, v in small_result.summary_dict.items())
 
 
-def test_write_replaces_previous_results(small_result, tmp_path):
+def test_write_replaces_previous_results_on_request(small_result, tmp_path):
     out_dir = tmp_path / "run"
     small_result.write(out_dir, csv=True)
-    small_result.write(out_dir)
+    small_result.write(out_dir, overwrite=True)
     assert not (out_dir / "summary.csv").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
 

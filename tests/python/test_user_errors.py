@@ -4,6 +4,7 @@ nothing is simulated or written first."""
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 import pytest
@@ -11,18 +12,9 @@ import pytest
 import aqmlab
 from aqmlab import Scenario, ScenarioError
 from aqmlab.experiment import Experiment, ExperimentError
-from conftest import REPO_ROOT, SCENARIO1, run_cli
+from conftest import REPO_ROOT, SCENARIO1, assert_usage_error, run_cli
 
 FIG3 = REPO_ROOT / "experiments" / "betared" / "fig3.toml"
-
-
-def _one_line_error(proc, *fragments: str) -> None:
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("aqmlab: error:"), proc.stderr
-    assert proc.stderr.count("\n") == 1, proc.stderr
-    assert "Traceback" not in proc.stderr
-    for fragment in fragments:
-        assert fragment in proc.stderr, proc.stderr
 
 
 @pytest.fixture
@@ -34,13 +26,13 @@ def latin1_file(tmp_path):
 
 def test_non_utf8_files_are_one_line_errors(latin1_file, tmp_path):
     out = tmp_path / "out"
-    _one_line_error(run_cli("run", str(latin1_file), "--out", str(out)), "latin1.toml", "UTF-8")
-    _one_line_error(run_cli("sweep", str(latin1_file), "--out", str(out)), "latin1.toml", "UTF-8")
-    _one_line_error(run_cli("show", str(latin1_file)), "latin1.toml", "UTF-8")
+    for command in (["run", "--out", str(out)], ["sweep", "--out", str(out)], ["show"]):
+        proc = run_cli(command[0], str(latin1_file), *command[1:])
+        assert_usage_error(proc, "latin1.toml", "UTF-8")
     bad_run = tmp_path / "bad-run"
     bad_run.mkdir()
     (bad_run / "summary.json").write_bytes(b'{"summary": {"aqm": "r\xe9d"}}')
-    _one_line_error(run_cli("compare", str(bad_run)), "summary.json", "UTF-8")
+    assert_usage_error(run_cli("compare", str(bad_run)), "summary.json", "UTF-8")
     assert not out.exists()
     with pytest.raises(ScenarioError, match="latin1.toml: not a UTF-8 text file"):
         Scenario.load(latin1_file)
@@ -49,13 +41,15 @@ def test_non_utf8_files_are_one_line_errors(latin1_file, tmp_path):
 def test_toml_syntax_errors_name_file_line_and_column(tmp_path):
     path = tmp_path / "broken.toml"
     path.write_text('name = "x"\n\n[queue]\naqm = = "red"\n', encoding="utf-8")
-    _one_line_error(run_cli("run", str(path)), "broken.toml", "line 4", "column")
+    assert_usage_error(run_cli("run", str(path)), "broken.toml", "line 4", "column")
     with pytest.raises(ScenarioError, match=r"line 4, column \d+"):
         Scenario.from_text(path.read_text(encoding="utf-8")).resolved()
 
 
-def _experiment(tmp_path, plot_y: str = '["avg_queue_pkts"]', quick: str = "") -> str:
-    path = tmp_path / "exp.toml"
+def _experiment(
+    tmp_path, plot_y: str = '["avg_queue_pkts"]', quick: str = "", name: str = "exp"
+) -> str:
+    path = tmp_path / f"{name}.toml"
     path.write_text(
         textwrap.dedent(
             f"""
@@ -81,16 +75,16 @@ def _experiment(tmp_path, plot_y: str = '["avg_queue_pkts"]', quick: str = "") -
 def test_unknown_plot_metric_found_before_any_run(tmp_path):
     exp = _experiment(tmp_path, plot_y='["avg_queue_pkts", "goodput_bps"]')
     proc = run_cli("sweep", exp, "--out", str(tmp_path / "out"))
-    _one_line_error(proc, "plot.y: unknown metric 'goodput_bps'", "allowed:", "drop_rate")
+    assert_usage_error(proc, "plot.y: unknown metric 'goodput_bps'", "allowed:", "drop_rate")
     assert not (tmp_path / "out").exists()
 
 
 def test_quick_without_a_quick_table_is_refused(tmp_path):
     exp = _experiment(tmp_path)
     proc = run_cli("sweep", exp, "--quick", "--out", str(tmp_path / "out"))
-    _one_line_error(proc, "has no [quick] table")
+    assert_usage_error(proc, "has no [quick] table")
     assert not (tmp_path / "out").exists()
-    with_quick = _experiment(tmp_path, quick="[quick]\nvalues = { N = [5] }\n")
+    with_quick = _experiment(tmp_path, quick="[quick]\nvalues = { N = [5] }\n", name="q")
     assert len(Experiment.load(with_quick, quick=True).runs()) == 1
     with pytest.raises(ExperimentError, match="no \\[quick\\] table"):
         Experiment.load(exp, quick=True)
@@ -108,7 +102,7 @@ def test_quick_without_a_quick_table_is_refused(tmp_path):
 )
 def test_huge_model_requests_are_refused_at_once(command, tmp_path):
     proc = run_cli(*command, "--out", str(tmp_path / "out"))
-    _one_line_error(proc, "GiB")
+    assert_usage_error(proc, "GiB")
     assert not (tmp_path / "out").exists()
 
 
@@ -124,7 +118,7 @@ def test_huge_model_requests_are_refused_at_once(command, tmp_path):
 )
 def test_bad_numbers_and_counts(command, fragment, tmp_path):
     proc = run_cli(*command, "--out", str(tmp_path / "out"))
-    _one_line_error(proc, fragment)
+    assert_usage_error(proc, fragment)
     assert not (tmp_path / "out").exists()
 
 
@@ -173,3 +167,58 @@ def test_sweep_progress_lines(tmp_path):
     lines = proc.stderr.splitlines()
     assert lines[0].startswith("exp: 0/2 runs (0 %)")
     assert lines[-1].startswith("exp: 2/2 runs (100 %)")
+
+
+def test_the_largest_seed_survives_a_round_trip(small_scenario, tmp_path):
+    first = aqmlab.run(small_scenario, seed=2**64 - 1)
+    assert first.seed == 2**64 - 1
+    assert first.summary_dict["seed"] == 2**64 - 1
+    out = first.write(tmp_path / "max-seed")
+    meta = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert meta["seed"] == meta["summary"]["seed"] == 2**64 - 1
+    assert 'seed = "18446744073709551615"' in meta["scenario"]
+    stored = tmp_path / "stored.toml"
+    stored.write_text(meta["scenario"], encoding="utf-8")
+    again = aqmlab.run(stored)
+    assert again.seed == 2**64 - 1
+    assert again.summary.equals(first.summary)
+    assert again.scenario_text == first.scenario_text
+    proc = run_cli("run", str(stored), "--out", str(tmp_path / "cli"), "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    cli = json.loads((tmp_path / "cli" / "summary.json").read_text(encoding="utf-8"))
+    assert cli["summary"] == meta["summary"]
+
+
+def test_changing_only_the_duration_just_works(tmp_path):
+    proc = run_cli(
+        "run", str(SCENARIO1), "--set", "duration_s=20", "--set", "traffic.schedule.flows=20",
+        "--out", str(tmp_path / "out"), "--quiet",
+    )
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    assert (summary["summary"]["window_start_s"], summary["summary"]["window_end_s"]) == (10, 20)
+    proc = run_cli(
+        "run", str(SCENARIO1), "--set", "duration_s=100", "--set", "measure.window=[125, 250]",
+    )
+    assert_usage_error(proc, "measure.window", "(from an override)", "second_half")
+
+
+def test_tiny_sample_interval_and_cwnd_flows_beyond_the_flows(tmp_path):
+    out = tmp_path / "out"
+    proc = run_cli("run", str(SCENARIO1), "--set", "measure.sample_interval_ms=1e-300")
+    assert_usage_error(proc, "measure.sample_interval_ms", "0.001 ms")
+    proc = run_cli(
+        "run", str(SCENARIO1), "--set", "measure.cwnd_flows=[5000]", "--out", str(out)
+    )
+    assert_usage_error(proc, "measure.cwnd_flows[0]", "0..99")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "key", ["topology.bottleneck_rate_mbps", "topology.access_rate_mbps"]
+)
+@pytest.mark.parametrize("value", ["1e-9", "1e-300"])
+def test_tiny_link_rates_are_errors_not_panics(key, value):
+    proc = run_cli("run", str(SCENARIO1), "--set", f"{key}={value}")
+    assert_usage_error(proc, key)
+    assert "panic" not in proc.stderr

@@ -6,8 +6,8 @@
 pub enum Value {
     /// A measured quantity.
     Float(f64),
-    /// A count.
-    Int(i64),
+    /// A count, or the seed (unsigned, as the scenario gives it).
+    Int(u64),
     /// A name.
     Text(String),
 }

@@ -77,16 +77,24 @@ pub struct Simulation {
 
 impl Simulation {
     /// Build the network, the flows and the initial events of `scenario`, with the AQM the
-    /// scenario names on the bottleneck.
+    /// scenario names on the bottleneck. A scenario built in code is checked as one read from
+    /// text is.
     pub fn new(scenario: Scenario) -> Result<Self, ScenarioError> {
+        crate::scenario::validate(&scenario)?;
         let rate_bps = scenario.topology.bottleneck_rate_mbps * 1e6;
         let aqm = aqm_factory::build(&scenario.queue, rate_bps)?;
-        Self::with_aqm(scenario, aqm)
+        Self::build(scenario, aqm)
     }
 
     /// Like [`Simulation::new`], with any [`Aqm`] on the bottleneck (for algorithms that
     /// are not, or not yet, part of the scenario format).
     pub fn with_aqm(scenario: Scenario, aqm: Box<dyn Aqm>) -> Result<Self, ScenarioError> {
+        crate::scenario::validate(&scenario)?;
+        Self::build(scenario, aqm)
+    }
+
+    /// Build a simulation of a validated scenario.
+    fn build(scenario: Scenario, aqm: Box<dyn Aqm>) -> Result<Self, ScenarioError> {
         let seed = scenario.seed;
         let window = Window::from_s(scenario.measure.window_s[0], scenario.measure.window_s[1]);
         let plans = traffic::plan(&scenario.traffic, scenario.duration_s, seed)?;
@@ -299,7 +307,7 @@ impl Simulation {
                 let tx_ns = tx_time_ns(pkt.size_bytes, port.rate_bps);
                 match q.offer(now, pkt.size_bytes, tx_ns) {
                     Some(done_ns) => self.events.push(
-                        done_ns + port.delay_ns,
+                        done_ns.saturating_add(port.delay_ns),
                         Event::Arrive {
                             node: port.to_node,
                             pkt,

@@ -34,9 +34,10 @@ fn steps_to_changes(points: &[(f64, u32)]) -> Vec<FlowChange> {
         .collect()
 }
 
-/// One plan per flow, in order of flow id.
-pub fn plan(traffic: &Traffic, duration_s: f64, seed: u64) -> Result<Vec<FlowPlan>, ScenarioError> {
-    let changes = match &traffic.schedule {
+/// The changes of a schedule that adds and removes flows at given times (none for the
+/// random schedule, whose flows each have their own times).
+fn changes(schedule: &Schedule, duration_s: f64) -> Vec<FlowChange> {
+    match schedule {
         Schedule::Constant { flows } => vec![FlowChange {
             t_s: 0.0,
             add: *flows,
@@ -59,24 +60,42 @@ pub fn plan(traffic: &Traffic, duration_s: f64, seed: u64) -> Result<Vec<FlowPla
             steps_to_changes(&points)
         }
         Schedule::Events(changes) => changes.clone(),
-        Schedule::Random {
-            flows,
-            start_window_s,
-            stop_window_s,
-        } => {
-            return Ok((0..*flows)
-                .map(|f| FlowPlan {
-                    start_ns: s_to_ns(
-                        Rng::stream(seed, "random-start", f.into())
-                            .uniform_in(start_window_s[0], start_window_s[1]),
-                    ),
-                    stop_ns: stop_window_s.map(|w| {
-                        s_to_ns(Rng::stream(seed, "random-stop", f.into()).uniform_in(w[0], w[1]))
-                    }),
-                })
-                .collect())
-        }
-    };
+        Schedule::Random { .. } => Vec::new(),
+    }
+}
+
+/// How many flows `traffic` creates in a run of `duration_s` (as many as [`plan`] plans).
+pub fn flow_count(traffic: &Traffic, duration_s: f64) -> usize {
+    match &traffic.schedule {
+        Schedule::Random { flows, .. } => *flows as usize,
+        schedule => changes(schedule, duration_s)
+            .iter()
+            .map(|c| c.add as usize)
+            .sum(),
+    }
+}
+
+/// One plan per flow, in order of flow id.
+pub fn plan(traffic: &Traffic, duration_s: f64, seed: u64) -> Result<Vec<FlowPlan>, ScenarioError> {
+    if let Schedule::Random {
+        flows,
+        start_window_s,
+        stop_window_s,
+    } = &traffic.schedule
+    {
+        return Ok((0..*flows)
+            .map(|f| FlowPlan {
+                start_ns: s_to_ns(
+                    Rng::stream(seed, "random-start", f.into())
+                        .uniform_in(start_window_s[0], start_window_s[1]),
+                ),
+                stop_ns: stop_window_s.map(|w| {
+                    s_to_ns(Rng::stream(seed, "random-stop", f.into()).uniform_in(w[0], w[1]))
+                }),
+            })
+            .collect());
+    }
+    let changes = changes(&traffic.schedule, duration_s);
     let mut plans: Vec<FlowPlan> = Vec::new();
     let mut active: Vec<usize> = Vec::new();
     for (i, c) in changes.iter().enumerate() {
@@ -126,6 +145,8 @@ mod tests {
         );
         let p = plan(&t, 250.0, 1).unwrap();
         assert_eq!(p.len(), 800);
+        assert_eq!(flow_count(&t, 250.0), 800);
+        assert_eq!(flow_count(&t, 10.0), plan(&t, 10.0, 1).unwrap().len());
         let active_at = |t_s: f64| {
             let t = s_to_ns(t_s);
             p.iter()

@@ -22,7 +22,7 @@ target_ms = 40.0
 kind = "constant"
 flows = 200
 [measure]
-window_s = [30.0, 60.0]
+window = [30.0, 60.0]
 "#;
 
 fn run(sets: &[(&str, &str)]) -> RunResult {
@@ -43,7 +43,7 @@ fn invariants_hold_with_every_aqm() {
         let r = run(&[
             ("queue.aqm", aqm),
             ("duration_s", "20.0"),
-            ("measure.window_s", "[5.0, 20.0]"),
+            ("measure.window", "[5.0, 20.0]"),
         ]);
         assert_eq!(
             m(&r, "data_sent"),
@@ -97,7 +97,7 @@ fn betared_with_theta_one_over_root_three_at_mid_target_is_red() {
         ("queue.red.p_max", "0.1"),
         ("queue.red.w", "0.002"),
         ("duration_s", "20.0"),
-        ("measure.window_s", "[5.0, 20.0]"),
+        ("measure.window", "[5.0, 20.0]"),
     ]);
     let theta = format!("{:.17}", 1.0 / 3f64.sqrt());
     let beta = run(&[
@@ -109,7 +109,7 @@ fn betared_with_theta_one_over_root_three_at_mid_target_is_red() {
         ("queue.betared.w", "0.002"),
         ("queue.betared.theta", &theta),
         ("duration_s", "20.0"),
-        ("measure.window_s", "[5.0, 20.0]"),
+        ("measure.window", "[5.0, 20.0]"),
     ]);
     for k in [
         "avg_queue_pkts",

@@ -28,7 +28,7 @@ fn base(aqm: &str, extra: &str) -> String {
         kind = "events"
         events = [{{ t_s = 0.0, add = 20 }}, {{ t_s = 8.0, add = 20 }}, {{ t_s = 14.0, remove = 25 }}]
         [measure]
-        window_s = [2.0, 20.0]
+        window = [2.0, 20.0]
         {extra}
         "#
     )

@@ -50,13 +50,15 @@ fn out_of_range_values_name_the_range() {
     );
     assert_eq!(
         err(OK, &[("duration_s", "-1")]),
-        "duration_s: must be a number > 0"
+        "duration_s: must be a number in [0.000001, 1000000000]"
     );
     assert_eq!(
         err(OK, &[("traffic.schedule.flows", "0")]),
         "traffic.schedule.flows: must be an integer in [1, 1000000], got 0"
     );
-    assert!(err(OK, &[("measure.window_s", "[5.0, 20.0]")]).starts_with("measure.window_s[1]: "));
+    assert!(err(OK, &[("measure.window", "[5.0, 20.0]")]).starts_with("measure.window: "));
+    assert!(err(OK, &[("measure.window_s", "[5.0, 10.0]")])
+        .starts_with("measure.window_s: unknown key; allowed here: cwnd_flows, "));
 }
 
 #[test]
@@ -117,7 +119,19 @@ fn required_keys_and_syntax() {
         "duration_s: is required"
     );
     assert!(err("duration_s = 10\n", &[]).starts_with("traffic.schedule.kind: is required"));
-    assert!(err("duration_s = = 3", &[]).starts_with("TOML syntax error"));
+    assert!(
+        err("duration_s = = 3", &[]).starts_with("TOML syntax error at line 1, column 14: "),
+        "{}",
+        err("duration_s = = 3", &[])
+    );
+    let line = err(
+        "duration_s = 10\n[traffic.schedule]\nkind = \"constant\"\nflows = 2x\n",
+        &[],
+    );
+    assert!(
+        line.starts_with("TOML syntax error at line 4, column 10: "),
+        "{line}"
+    );
     let bad_remove = "duration_s = 10.0\n[traffic.schedule]\nkind = \"events\"\nevents = [{ t_s = 1.0, remove = 2 }]\n";
     assert_eq!(
         err(bad_remove, &[]),

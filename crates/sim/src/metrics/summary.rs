@@ -21,7 +21,8 @@ pub fn jain_index(xs: &[f64]) -> f64 {
 }
 
 /// First time from which every 1-second mean of the sampled queue stays within
-/// target·(1 ± band) up to the end of the window; NaN when it never settles.
+/// target·(1 ± band) up to the end of the window; NaN when it never settles. The samples come
+/// in time order, so the 1-second bins are met one after the other and none is stored.
 pub fn settle_time_s(
     t_s: &[f64],
     queue_pkts: &[i64],
@@ -30,24 +31,40 @@ pub fn settle_time_s(
     band: f64,
 ) -> f64 {
     let start = window.start_ns as f64 * 1e-9;
-    let mut bins: Vec<(f64, usize)> = Vec::new();
+    let inside = |sum: f64, n: usize| ((sum / n as f64) - target).abs() <= band * target;
+    // The bin being filled (index, sum, count), and the last finished bin outside the band.
+    let mut current: Option<(usize, f64, usize)> = None;
+    let mut last_out: Option<usize> = None;
     for (&t, &q) in t_s.iter().zip(queue_pkts) {
         if !window.contains((t * 1e9).round() as u64) {
             continue;
         }
         let bin = ((t - start).max(0.0)).floor() as usize;
-        if bins.len() <= bin {
-            bins.resize(bin + 1, (0.0, 0));
+        match &mut current {
+            Some((b, sum, n)) if *b == bin => {
+                *sum += q as f64;
+                *n += 1;
+            }
+            _ => {
+                if let Some((b, sum, n)) = current {
+                    if !inside(sum, n) {
+                        last_out = Some(b);
+                    }
+                }
+                current = Some((bin, q as f64, 1));
+            }
         }
-        bins[bin].0 += q as f64;
-        bins[bin].1 += 1;
     }
-    let inside =
-        |&(sum, n): &(f64, usize)| n == 0 || ((sum / n as f64) - target).abs() <= band * target;
-    match bins.iter().rposition(|b| !inside(b)) {
-        None if !bins.is_empty() => start,
-        Some(last_out) if last_out + 1 < bins.len() => start + (last_out + 1) as f64,
-        _ => f64::NAN,
+    let Some((last_bin, sum, n)) = current else {
+        return f64::NAN;
+    };
+    if !inside(sum, n) {
+        return f64::NAN;
+    }
+    match last_out {
+        None => start,
+        Some(out) if out < last_bin => start + (out + 1) as f64,
+        Some(_) => f64::NAN,
     }
 }
 
@@ -121,7 +138,7 @@ pub fn build(s: &SummaryInputs) -> Vec<(String, Value)> {
         .map(|(f, &a)| f.delivered_bytes as f64 * 8.0 / a)
         .collect();
     let f = |k: &str, v: f64| (k.to_string(), Value::Float(v));
-    let i = |k: &str, v: u64| (k.to_string(), Value::Int(v as i64));
+    let i = |k: &str, v: u64| (k.to_string(), Value::Int(v));
     vec![
         ("aqm".to_string(), Value::Text(s.aqm.to_string())),
         f("duration_s", s.duration_s),
@@ -190,5 +207,11 @@ mod tests {
         assert_eq!(settle_time_s(&t, &q, &w, 250.0, 0.2), 2.0);
         let never: Vec<i64> = vec![0; 50];
         assert!(settle_time_s(&t, &never, &w, 250.0, 0.2).is_nan());
+        // Empty bins between samples count as settled.
+        let w = Window::from_s(10.0, 1e9);
+        let t = [10.0, 10.5, 11.0, 5e8, 9e8];
+        let q = [500, 500, 250, 250, 250];
+        assert_eq!(settle_time_s(&t, &q, &w, 250.0, 0.2), 11.0);
+        assert!(settle_time_s(&t[..2], &q[..2], &w, 250.0, 0.2).is_nan());
     }
 }

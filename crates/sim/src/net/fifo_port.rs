@@ -40,13 +40,14 @@ impl FifoQueue {
     }
 
     /// Offer a packet that takes `tx_ns` to serialise. Returns when its last bit leaves, or
-    /// `None` when the buffer is full and the packet is dropped.
+    /// `None` when the buffer is full and the packet is dropped. A backlog that would leave
+    /// after the end of representable time saturates there (it never leaves within a run).
     pub fn offer(&mut self, now_ns: u64, size_bytes: u32, tx_ns: u64) -> Option<u64> {
         if self.len_at(now_ns) >= self.limit_pkts {
             return None;
         }
         let start = self.busy_until_ns.max(now_ns);
-        self.busy_until_ns = start + tx_ns;
+        self.busy_until_ns = start.saturating_add(tx_ns);
         if start > now_ns {
             self.waiting.push_back((start, size_bytes));
         }
@@ -68,5 +69,13 @@ mod tests {
         assert_eq!(q.len_at(10), 1); // the second started at 10
         assert_eq!(q.offer(10, 100, 10), Some(40));
         assert_eq!(q.offer(100, 100, 10), Some(110)); // idle again
+    }
+
+    #[test]
+    fn a_backlog_beyond_representable_time_saturates() {
+        let mut q = FifoQueue::new(10);
+        assert_eq!(q.offer(0, 100, u64::MAX - 5), Some(u64::MAX - 5));
+        assert_eq!(q.offer(0, 100, 10), Some(u64::MAX));
+        assert_eq!(q.offer(1, 100, 10), Some(u64::MAX));
     }
 }

@@ -1,8 +1,12 @@
 //! Reading an AQM's parameter table generically: every AQM crate parameter struct serialises
 //! its defaults, which give the allowed keys and their types; the struct's own `validate`
 //! gives the ranges. One code path for every algorithm, with the key path in every error.
+//! Every time parameter (a key ending in `_s` or `_ms`) must also suit the simulator's
+//! nanosecond clock: 0, or from 1 ns to [`MAX_TIME_S`].
 
 use super::error::ScenarioError;
+use super::reader::num;
+use crate::time::MAX_TIME_S;
 use aqm::ParamError;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -61,11 +65,42 @@ pub fn read<P: Serialize + DeserializeOwned + Default>(
         }
         merged.insert(key, value);
     }
-    let params: P = Value::Table(merged)
+    let params: P = Value::Table(merged.clone())
         .try_into()
         .map_err(|e| ScenarioError::new(path, clean(&e)))?;
     validate(&params).map_err(|e| ScenarioError::new(format!("{path}.{}", e.field), e.message))?;
+    check_times(path, &merged)?;
     Ok(params)
+}
+
+/// Every time parameter of `table` is 0, or at least 1 ns and at most [`MAX_TIME_S`].
+fn check_times(path: &str, table: &Table) -> Result<(), ScenarioError> {
+    for (key, value) in table {
+        let seconds_per_unit = if key.ends_with("_ms") {
+            1e-3
+        } else if key.ends_with("_s") {
+            1.0
+        } else {
+            continue;
+        };
+        let Value::Float(x) = value else {
+            continue;
+        };
+        let (lo, hi) = (1e-9 / seconds_per_unit, MAX_TIME_S / seconds_per_unit);
+        if !(*x == 0.0 || (lo..=hi).contains(x)) {
+            let unit = if seconds_per_unit == 1.0 { "s" } else { "ms" };
+            return Err(ScenarioError::new(
+                format!("{path}.{key}"),
+                format!(
+                    "must be 0 or a time in [{}, {}] {unit} (from 1 ns to the longest time a \
+                     scenario may give)",
+                    num(lo),
+                    num(hi)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `P` as a TOML table, for the canonical scenario text.
@@ -103,6 +138,29 @@ mod tests {
         assert_eq!(
             red("p_max = 3.0").unwrap_err().to_string(),
             "queue.red.p_max: must be in (0, 1]"
+        );
+    }
+
+    #[test]
+    fn time_parameters_fit_the_clock() {
+        let ared = |text: &str| {
+            let t: Table = text.parse().unwrap();
+            read(
+                "queue.ared",
+                Some(&Value::Table(t)),
+                aqm::AredParams::validate,
+            )
+        };
+        assert!(ared("interval_s = 1e-9").is_ok());
+        assert_eq!(
+            ared("interval_s = 1e300").unwrap_err().to_string(),
+            "queue.ared.interval_s: must be 0 or a time in [1e-9, 1000000000] s (from 1 ns to \
+             the longest time a scenario may give)"
+        );
+        assert!(ared("interval_s = 1e-300").is_err());
+        assert_eq!(
+            ared("rtt_ms = 1e300").unwrap_err().path,
+            "queue.ared.rtt_ms"
         );
     }
 }

@@ -27,6 +27,11 @@ fn floats(xs: &[f64]) -> Value {
     Value::Array(xs.iter().copied().map(Value::Float).collect())
 }
 
+/// A seed as an integer when TOML's signed integers hold it, else as a string of digits.
+fn seed(x: u64) -> Value {
+    i64::try_from(x).map_or_else(|_| Value::String(x.to_string()), Value::Integer)
+}
+
 fn delay(d: &DelaySpec) -> Value {
     match d {
         DelaySpec::Constant(x) => f(*x),
@@ -116,7 +121,7 @@ pub fn to_toml(sc: &Scenario) -> String {
     let q = &sc.queue;
     let m = &sc.measure;
     let mut measure = vec![
-        ("window_s", floats(&m.window_s)),
+        ("window", floats(&m.window_s)),
         ("sample_interval_ms", f(m.sample_interval_ms)),
         (
             "cwnd_flows",
@@ -131,7 +136,7 @@ pub fn to_toml(sc: &Scenario) -> String {
         ("name", s(&sc.name)),
         ("description", s(&sc.description)),
         ("duration_s", f(sc.duration_s)),
-        ("seed", i(sc.seed as i64)),
+        ("seed", seed(sc.seed)),
         (
             "topology",
             table(vec![
@@ -200,5 +205,13 @@ mod tests {
         let b = load(&to_toml(&a), &[]).unwrap();
         assert_eq!(a, b);
         let _: Table = to_toml(&a).parse().unwrap();
+    }
+
+    #[test]
+    fn seeds_beyond_signed_integers_are_strings() {
+        assert_eq!(seed(7), Value::Integer(7));
+        assert_eq!(seed(i64::MAX as u64), Value::Integer(i64::MAX));
+        assert_eq!(seed(1 << 63), Value::String("9223372036854775808".into()));
+        assert_eq!(seed(u64::MAX), Value::String(u64::MAX.to_string()));
     }
 }

@@ -3,10 +3,12 @@
 pub mod aqm_params;
 pub mod canonical;
 pub mod error;
+pub mod measure;
 pub mod model;
 pub mod overrides;
 pub mod parse;
 pub mod reader;
+pub mod window;
 
 pub use error::ScenarioError;
 pub use model::*;
@@ -15,18 +17,62 @@ pub use model::*;
 pub fn load(text: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioError> {
     let mut table: toml::Table = text
         .parse()
-        .map_err(|e: toml::de::Error| ScenarioError::new("", toml_error_line(&e)))?;
+        .map_err(|e: toml::de::Error| ScenarioError::new("", toml_error_line(&e, text)))?;
     for (key, value) in sets {
         overrides::apply(&mut table, key, value)?;
     }
-    parse::scenario(&table)
+    parse::scenario(&table, &overrides::Overridden::of(sets))
 }
 
-/// A TOML syntax error as one line.
-fn toml_error_line(e: &toml::de::Error) -> String {
-    let msg = e.message().replace('\n', " ");
+/// Check a scenario built in code as if it were read from text: every key in range, every
+/// traced flow part of the run.
+pub fn validate(sc: &Scenario) -> Result<(), ScenarioError> {
+    load(&canonical::to_toml(sc), &[]).map(|_| ())
+}
+
+/// A TOML syntax error as one line, with its 1-based line and column in `text`.
+fn toml_error_line(e: &toml::de::Error, text: &str) -> String {
+    let msg = e.message().trim().replace('\n', " ");
     match e.span() {
-        Some(span) => format!("TOML syntax error at byte {}: {msg}", span.start),
+        Some(span) => {
+            let (line, column) = line_and_column(text, span.start);
+            format!("TOML syntax error at line {line}, column {column}: {msg}")
+        }
         None => format!("TOML syntax error: {msg}"),
+    }
+}
+
+/// The 1-based line and column (in characters) of byte offset `at` in `text`.
+fn line_and_column(text: &str, at: usize) -> (usize, usize) {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_one_based_lines_and_characters() {
+        let text = "a = 1\nbé = 2\n";
+        assert_eq!(line_and_column(text, 0), (1, 1));
+        assert_eq!(line_and_column(text, 6), (2, 1));
+        assert_eq!(line_and_column(text, 9), (2, 3));
+        assert_eq!(line_and_column(text, 999), (3, 1));
+        let e = load("duration_s = 1\n\n[traffic\nkind = 1\n", &[]).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("TOML syntax error at line 3, column 9: "),
+            "{e}"
+        );
+        assert_eq!(e.path, "");
     }
 }

@@ -186,11 +186,11 @@ pub struct FlowChange {
 /// Measurement settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measure {
-    /// Summary metrics cover [start, end], seconds.
+    /// Summary metrics cover [start, end], seconds: `measure.window` resolved over the run.
     pub window_s: [f64; 2],
     /// Step of the time series, ms.
     pub sample_interval_ms: f64,
-    /// Flows whose congestion window is traced.
+    /// Flows whose congestion window is traced, each below the number of flows of the run.
     pub cwnd_flows: Vec<u32>,
     /// Queue target for the settling time, packets (none: no settling time).
     pub target_queue_pkts: Option<f64>,

@@ -15,9 +15,18 @@ pub fn parse_value(value: &str) -> Value {
     }
 }
 
+/// The most keys an override path may hold (scenario keys hold at most three).
+const MAX_KEY_DEPTH: usize = 16;
+
 /// Set `key` (dotted) to `value` inside `table`, creating intermediate tables.
 pub fn apply(table: &mut Table, key: &str, value: &str) -> Result<(), ScenarioError> {
     let parts: Vec<&str> = key.split('.').collect();
+    if parts.len() > MAX_KEY_DEPTH {
+        return Err(ScenarioError::new(
+            format!("{}...", parts[..MAX_KEY_DEPTH].join(".")),
+            format!("override key must be a dotted path of at most {MAX_KEY_DEPTH} keys"),
+        ));
+    }
     if parts.iter().any(|p| p.is_empty()) {
         return Err(ScenarioError::new(
             key,
@@ -44,6 +53,34 @@ pub fn apply(table: &mut Table, key: &str, value: &str) -> Result<(), ScenarioEr
     Ok(())
 }
 
+/// The dotted keys that overrides set, so that a message can say where a value came from.
+#[derive(Clone, Debug, Default)]
+pub struct Overridden(Vec<String>);
+
+impl Overridden {
+    /// The keys of `sets`.
+    pub fn of(sets: &[(String, String)]) -> Self {
+        Overridden(sets.iter().map(|(k, _)| k.clone()).collect())
+    }
+
+    /// Whether an override set the value at `path` (itself, or a table that holds it).
+    pub fn covers(&self, path: &str) -> bool {
+        self.0.iter().any(|k| {
+            path.strip_prefix(k.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        })
+    }
+
+    /// Where the value at `path` came from, as a message says it.
+    pub fn origin(&self, path: &str) -> &'static str {
+        if self.covers(path) {
+            "from an override"
+        } else {
+            "from the scenario text"
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,5 +101,23 @@ mod tests {
         assert_eq!(t["queue"]["red"]["p_max"], Value::Float(0.2));
         let err = apply(&mut t, "queue.red.p_max.x", "1").unwrap_err();
         assert_eq!(err.path, "queue.red.p_max");
+        let deep = vec!["a"; 100_000].join(".");
+        let err = apply(&mut t, &deep, "1").unwrap_err();
+        assert_eq!(err.path, format!("{}...", vec!["a"; 16].join(".")));
+        assert!(t.get("a").is_none());
+    }
+
+    #[test]
+    fn overridden_keys_cover_their_values() {
+        let o = Overridden::of(&[
+            ("measure".to_string(), "{}".to_string()),
+            ("duration_s".to_string(), "10".to_string()),
+        ]);
+        assert!(o.covers("measure.window"));
+        assert!(o.covers("duration_s"));
+        assert!(!o.covers("duration"));
+        assert!(!o.covers("measurement.window"));
+        assert_eq!(o.origin("seed"), "from the scenario text");
+        assert_eq!(o.origin("measure.window"), "from an override");
     }
 }

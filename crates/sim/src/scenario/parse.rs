@@ -1,11 +1,16 @@
 //! From a TOML table to a validated [`Scenario`]. Every key has its path, range and default
-//! here, in one place; docs/scenario-format.md documents the same keys.
+//! here (the `[measure]` table in `measure.rs`), in one place; docs/scenario-format.md
+//! documents the same keys.
 
 use super::aqm_params;
 use super::error::ScenarioError;
+use super::measure;
 use super::model::*;
-use super::reader::{array_of_tables, as_f64, Range, Section};
+use super::overrides::Overridden;
+use super::reader::{array_of_tables, as_f64, num, type_name, Range, Section};
 use crate::tcp::config::{CcKind, TcpConfig, PRESETS};
+use crate::time::{MAX_TIME_MS, MAX_TIME_S};
+use crate::traffic;
 use aqm::{
     ABetaRedParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams, PieParams, RedParams,
 };
@@ -13,18 +18,36 @@ use toml::{Table, Value};
 
 const U32_MAX: i64 = u32::MAX as i64;
 
-/// Read and validate a whole scenario.
-pub fn scenario(table: &Table) -> Result<Scenario, ScenarioError> {
+/// The most flows a run may create.
+const MAX_FLOWS: i64 = 1_000_000;
+
+/// The shortest run, seconds (1 µs).
+const MIN_DURATION_S: f64 = 1e-6;
+
+/// The shortest retransmission and delayed-ACK timeouts, seconds (1 µs).
+const MIN_TIMEOUT_S: f64 = 1e-6;
+
+/// The slowest link, Mb/s (1 b/s: slower rounds to 0 b/s). The largest packet (65535 bytes)
+/// then takes at most 524280 s, well inside the clock's range.
+const MIN_RATE_MBPS: f64 = 1e-6;
+
+/// Read and validate a whole scenario; `overridden` names the keys that overrides set.
+pub fn scenario(table: &Table, overridden: &Overridden) -> Result<Scenario, ScenarioError> {
     let mut root = Section::root(table);
     let name = root.string("name", "")?;
     let description = root.string("description", "")?;
-    let duration_s = root.f64("duration_s", None, Range::Positive)?;
-    let seed = root.int("seed", Some(1), 0, i64::MAX)? as u64;
-    let topology = dumbbell(root.section("topology")?)?;
-    let queue = queue(root.section("queue")?)?;
+    let duration_s = root.f64(
+        "duration_s",
+        None,
+        Range::Closed(MIN_DURATION_S, MAX_TIME_S),
+    )?;
+    let seed = seed(&mut root)?;
     let tcp = tcp(root.section("tcp")?)?;
+    let topology = dumbbell(root.section("topology")?, &tcp)?;
+    let queue = queue(root.section("queue")?)?;
     let traffic = traffic(root.section("traffic")?, duration_s)?;
-    let measure = measure(root.section("measure")?, duration_s)?;
+    let n_flows = traffic::flow_count(&traffic, duration_s);
+    let measure = measure::read(root.section("measure")?, duration_s, n_flows, overridden)?;
     root.finish()?;
     Ok(Scenario {
         name,
@@ -39,12 +62,41 @@ pub fn scenario(table: &Table) -> Result<Scenario, ScenarioError> {
     })
 }
 
-fn dumbbell(mut s: Section) -> Result<Dumbbell, ScenarioError> {
+/// The seed: an integer in [0, 2^63 - 1] (TOML's integers are signed 64-bit), or a string of
+/// decimal digits for any value in [0, 2^64 - 1].
+fn seed(s: &mut Section) -> Result<u64, ScenarioError> {
+    let allowed = || {
+        format!(
+            "must be an integer in [0, {}] or a string of decimal digits in [0, {}]",
+            i64::MAX,
+            u64::MAX
+        )
+    };
+    match s.value("seed") {
+        None => Ok(1),
+        Some(Value::Integer(i)) => {
+            u64::try_from(*i).map_err(|_| s.error("seed", format!("{}, got {i}", allowed())))
+        }
+        Some(Value::String(text)) => text
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| text.parse::<u64>().ok())
+            .flatten()
+            .ok_or_else(|| s.error("seed", format!("{}, got \"{text}\"", allowed()))),
+        Some(v) => Err(s.error("seed", format!("{}, got {}", allowed(), type_name(v)))),
+    }
+}
+
+fn dumbbell(mut s: Section, tcp: &TcpConfig) -> Result<Dumbbell, ScenarioError> {
     s.choice("kind", &["dumbbell"], Some("dumbbell"))?;
     let d = Dumbbell {
-        bottleneck_rate_mbps: s.f64("bottleneck_rate_mbps", Some(50.0), Range::Positive)?,
-        bottleneck_delay_ms: s.f64("bottleneck_delay_ms", Some(10.0), Range::NonNegative)?,
-        access_rate_mbps: s.f64("access_rate_mbps", Some(100.0), Range::Positive)?,
+        bottleneck_rate_mbps: rate(&mut s, "bottleneck_rate_mbps", 50.0, tcp)?,
+        bottleneck_delay_ms: s.f64(
+            "bottleneck_delay_ms",
+            Some(10.0),
+            Range::Closed(0.0, MAX_TIME_MS),
+        )?,
+        access_rate_mbps: rate(&mut s, "access_rate_mbps", 100.0, tcp)?,
         sender_delay_ms: delay_spec(&mut s, "sender_delay_ms")?,
         receiver_delay_ms: delay_spec(&mut s, "receiver_delay_ms")?,
         router_buffer_pkts: s.int("router_buffer_pkts", Some(1000), 1, U32_MAX)? as u32,
@@ -54,14 +106,42 @@ fn dumbbell(mut s: Section) -> Result<Dumbbell, ScenarioError> {
     Ok(d)
 }
 
+/// A link rate in Mb/s: at least [`MIN_RATE_MBPS`], and slow enough that the smallest
+/// packet of `tcp` takes at least half a nanosecond (its transmission time does not round to
+/// 0 ns).
+fn rate(
+    s: &mut Section,
+    key: &'static str,
+    default: f64,
+    tcp: &TcpConfig,
+) -> Result<f64, ScenarioError> {
+    let mbps = s.f64(key, Some(default), Range::Positive)?;
+    let min_bytes = tcp.ack_bytes.min(tcp.packet_bytes);
+    let hi = f64::from(min_bytes) * 8.0 * 2e9 / 1e6;
+    if (MIN_RATE_MBPS..=hi).contains(&mbps) {
+        return Ok(mbps);
+    }
+    Err(s.error(
+        key,
+        format!(
+            "must be a number in [{}, {}]: below, the rate rounds to 0 b/s; above, a {min_bytes}-byte \
+             packet's transmission time rounds to 0 ns",
+            num(MIN_RATE_MBPS),
+            num(hi)
+        ),
+    ))
+}
+
 /// A delay: a number, `{ uniform = [lo, hi] }` or `{ list = [...] }`; 1 ms when absent.
 fn delay_spec(s: &mut Section, key: &'static str) -> Result<DelaySpec, ScenarioError> {
-    const ALLOWED: &str = "must be a number of ms >= 0, { uniform = [lo, hi] } or { list = [..] }";
+    const ALLOWED: &str = "must be a number of ms in [0, 1000000000000], { uniform = [lo, hi] } \
+                           or { list = [..] }";
+    const RANGE: Range = Range::Closed(0.0, MAX_TIME_MS);
     match s.value(key) {
         None => Ok(DelaySpec::Constant(1.0)),
         Some(v) if as_f64(v).is_some() => {
             let x = as_f64(v).unwrap_or_default();
-            if x.is_finite() && x >= 0.0 {
+            if RANGE.check(x).is_ok() {
                 Ok(DelaySpec::Constant(x))
             } else {
                 Err(s.error(key, ALLOWED))
@@ -70,13 +150,13 @@ fn delay_spec(s: &mut Section, key: &'static str) -> Result<DelaySpec, ScenarioE
         Some(Value::Table(_)) => {
             let mut t = s.section(key)?;
             let spec = if t.has("uniform") {
-                let lo_hi = t.f64_list("uniform", None, Range::NonNegative)?;
+                let lo_hi = t.f64_list("uniform", None, RANGE)?;
                 if lo_hi.len() != 2 || lo_hi[0] > lo_hi[1] {
                     return Err(t.error("uniform", "must be [lo, hi] with 0 <= lo <= hi"));
                 }
                 DelaySpec::Uniform(lo_hi[0], lo_hi[1])
             } else if t.has("list") {
-                let items = t.f64_list("list", None, Range::NonNegative)?;
+                let items = t.f64_list("list", None, RANGE)?;
                 if items.is_empty() {
                     return Err(t.error("list", "must hold at least one delay"));
                 }
@@ -132,6 +212,7 @@ fn queue(mut s: Section) -> Result<QueueSpec, ScenarioError> {
 }
 
 fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
+    const TIMEOUT_S: Range = Range::Closed(MIN_TIMEOUT_S, MAX_TIME_S);
     let preset = s.choice("preset", PRESETS, Some("ns3"))?;
     let base = TcpConfig::preset(preset).expect("every listed preset exists");
     let cc = match s.choice("cc", &["reno", "cubic"], Some(cc_name(base.cc)))? {
@@ -156,20 +237,20 @@ fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
             10_000,
         )? as u32,
         rwnd_pkts: s.int("rwnd_pkts", Some(base.rwnd_pkts.into()), 1, 1 << 30)? as u32,
-        min_rto_s: s.f64("min_rto_s", Some(base.min_rto_s), Range::Positive)?,
-        initial_rto_s: s.f64("initial_rto_s", Some(base.initial_rto_s), Range::Positive)?,
-        max_rto_s: s.f64("max_rto_s", Some(base.max_rto_s), Range::Positive)?,
+        min_rto_s: s.f64("min_rto_s", Some(base.min_rto_s), TIMEOUT_S)?,
+        initial_rto_s: s.f64("initial_rto_s", Some(base.initial_rto_s), TIMEOUT_S)?,
+        max_rto_s: s.f64("max_rto_s", Some(base.max_rto_s), TIMEOUT_S)?,
         clock_granularity_s: s.f64(
             "clock_granularity_s",
             Some(base.clock_granularity_s),
-            Range::NonNegative,
+            Range::Closed(0.0, MAX_TIME_S),
         )?,
         delayed_ack: s.bool("delayed_ack", base.delayed_ack)?,
         delack_count: s.int("delack_count", Some(base.delack_count.into()), 1, 64)? as u32,
         delack_timeout_ms: s.f64(
             "delack_timeout_ms",
             Some(base.delack_timeout_ms),
-            Range::Positive,
+            Range::Closed(MIN_TIMEOUT_S * 1e3, MAX_TIME_MS),
         )?,
         dupack_threshold: s.int(
             "dupack_threshold",
@@ -198,26 +279,34 @@ pub fn cc_name(cc: CcKind) -> &'static str {
 }
 
 fn traffic(mut s: Section, duration_s: f64) -> Result<Traffic, ScenarioError> {
-    let start_jitter_s = s.f64("start_jitter_s", Some(1.0), Range::NonNegative)?;
+    let start_jitter_s = s.f64("start_jitter_s", Some(1.0), Range::Closed(0.0, MAX_TIME_S))?;
     let mut sch = s.section("schedule")?;
     let schedule = match sch.choice("kind", SCHEDULE_NAMES, None)? {
         "constant" => Schedule::Constant {
-            flows: sch.int("flows", None, 1, 1_000_000)? as u32,
+            flows: sch.int("flows", None, 1, MAX_FLOWS)? as u32,
         },
         "betared_steps" => Schedule::BetaredSteps {
-            n_base: sch.int("n_base", Some(100), 0, 1_000_000)? as u32,
-            n_mid: sch.int("n_mid", Some(200), 0, 1_000_000)? as u32,
-            n_max: sch.int("n_max", None, 0, 1_000_000)? as u32,
-            phase_s: sch.f64("phase_s", Some(50.0), Range::Positive)?,
+            n_base: sch.int("n_base", Some(100), 0, MAX_FLOWS)? as u32,
+            n_mid: sch.int("n_mid", Some(200), 0, MAX_FLOWS)? as u32,
+            n_max: sch.int("n_max", None, 0, MAX_FLOWS)? as u32,
+            phase_s: sch.f64("phase_s", Some(50.0), Range::LeftOpen(0.0, MAX_TIME_S))?,
         },
         "events" => {
             let mut changes = Vec::new();
+            let mut added = 0;
             for mut e in array_of_tables(&mut sch, "events")? {
                 let change = FlowChange {
                     t_s: e.f64("t_s", None, Range::Closed(0.0, duration_s))?,
-                    add: e.int("add", Some(0), 0, 1_000_000)? as u32,
-                    remove: e.int("remove", Some(0), 0, 1_000_000)? as u32,
+                    add: e.int("add", Some(0), 0, MAX_FLOWS)? as u32,
+                    remove: e.int("remove", Some(0), 0, MAX_FLOWS)? as u32,
                 };
+                added += i64::from(change.add);
+                if added > MAX_FLOWS {
+                    return Err(e.error(
+                        "add",
+                        format!("brings the run to more than {MAX_FLOWS} flows"),
+                    ));
+                }
                 e.finish()?;
                 changes.push(change);
             }
@@ -227,7 +316,7 @@ fn traffic(mut s: Section, duration_s: f64) -> Result<Traffic, ScenarioError> {
             Schedule::Events(changes)
         }
         _ => {
-            let flows = sch.int("flows", None, 1, 1_000_000)? as u32;
+            let flows = sch.int("flows", None, 1, MAX_FLOWS)? as u32;
             let start_window_s = window(&mut sch, "start_window_s", duration_s)?
                 .ok_or_else(|| sch.error("start_window_s", "is required"))?;
             let stop_window_s = window(&mut sch, "stop_window_s", duration_s)?;
@@ -271,30 +360,4 @@ fn window(
         ));
     }
     Ok(Some([v[0], v[1]]))
-}
-
-fn measure(mut s: Section, duration_s: f64) -> Result<Measure, ScenarioError> {
-    let window_s = window(&mut s, "window_s", duration_s)?.unwrap_or([0.0, duration_s]);
-    if window_s[1] <= window_s[0] {
-        return Err(s.error("window_s", "must have end > start"));
-    }
-    let cwnd_flows = s
-        .f64_list("cwnd_flows", Some(vec![0.0]), Range::NonNegative)?
-        .into_iter()
-        .map(|x| x as u32)
-        .collect();
-    let target_queue_pkts = if s.has("target_queue_pkts") {
-        Some(s.f64("target_queue_pkts", None, Range::Positive)?)
-    } else {
-        None
-    };
-    let m = Measure {
-        window_s,
-        sample_interval_ms: s.f64("sample_interval_ms", Some(10.0), Range::Positive)?,
-        cwnd_flows,
-        target_queue_pkts,
-        settle_band: s.f64("settle_band", Some(0.2), Range::LeftOpen(0.0, 1.0))?,
-    };
-    s.finish()?;
-    Ok(m)
 }

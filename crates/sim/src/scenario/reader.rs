@@ -11,8 +11,6 @@ pub enum Range {
     Any,
     /// Strictly positive.
     Positive,
-    /// Zero or more.
-    NonNegative,
     /// In [lo, hi].
     Closed(f64, f64),
     /// In (lo, hi].
@@ -22,12 +20,12 @@ pub enum Range {
 }
 
 impl Range {
-    fn check(self, x: f64) -> Result<(), String> {
+    /// Ok when `x` is finite and in range, else what is allowed.
+    pub fn check(self, x: f64) -> Result<(), String> {
         let ok = x.is_finite()
             && match self {
                 Range::Any => true,
                 Range::Positive => x > 0.0,
-                Range::NonNegative => x >= 0.0,
                 Range::Closed(lo, hi) => lo <= x && x <= hi,
                 Range::LeftOpen(lo, hi) => lo < x && x <= hi,
                 Range::Open(lo, hi) => lo < x && x < hi,
@@ -38,7 +36,6 @@ impl Range {
         Err(match self {
             Range::Any => "must be a finite number".to_string(),
             Range::Positive => "must be a number > 0".to_string(),
-            Range::NonNegative => "must be a number >= 0".to_string(),
             Range::Closed(lo, hi) => format!("must be a number in [{lo}, {hi}]"),
             Range::LeftOpen(lo, hi) => format!("must be a number in ({lo}, {hi}]"),
             Range::Open(lo, hi) => format!("must be a number in ({lo}, {hi})"),
@@ -53,7 +50,8 @@ pub struct Section<'a> {
     allowed: Vec<&'static str>,
 }
 
-fn type_name(v: &Value) -> &'static str {
+/// How a value's type is named in messages ("an integer", "a string", ...).
+pub fn type_name(v: &Value) -> &'static str {
     match v {
         Value::String(_) => "a string",
         Value::Integer(_) => "an integer",
@@ -261,6 +259,15 @@ pub fn as_f64(v: &Value) -> Option<f64> {
         Value::Float(x) => Some(*x),
         Value::Integer(i) => Some(*i as f64),
         _ => None,
+    }
+}
+
+/// A number for a message: plain decimals unless that would be long (1e-300, not 0.000…1).
+pub fn num(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-6..1e16).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
     }
 }
 
