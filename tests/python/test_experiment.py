@@ -159,3 +159,24 @@ def test_betared_figures_parse(quick):
         assert exp.title.startswith(f"Fig. {n}:")
     total = sum(sizes.values())
     assert (300 <= total <= 700) if not quick else (total <= 120)
+
+
+def test_titles_and_report_say_which_window_was_measured():
+    import pandas as pd
+
+    from aqmlab.report import _setup
+
+    fig3 = REPO_ROOT / "experiments" / "betared" / "fig3.toml"
+    quick = Experiment.load(fig3, quick=True)
+    full = Experiment.load(fig3)
+    measured = pd.DataFrame(
+        {"duration_s": [100.0, 100.0], "window_start_s": [50.0, 50.0], "window_end_s": [100.0] * 2}
+    )
+    title = quick.display_title(measured)
+    assert "(last 50 s of 100 s)" in title
+    assert "125" not in title
+    assert "last 50 s of 100 s" in _setup(quick, measured)[0]
+    whole = measured.assign(duration_s=250.0, window_start_s=125.0, window_end_s=250.0)
+    assert "(last 125 s of 250 s)" in full.display_title(whole)
+    mixed = pd.concat([measured, whole])
+    assert "differ between runs" in full.display_title(mixed)
