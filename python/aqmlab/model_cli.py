@@ -180,8 +180,11 @@ def cmd_fixed_point(args: argparse.Namespace) -> int:
     from .model_plots import plot_map
 
     params = parse_sets(args.set, args.drop)
+    out_dir = _out_dir(args, "fixed-point")
     eq = model.equilibrium(params)
     fp = model.fixed_points(params)
+    orbit = model.orbit(params, args.q0, args.steps)
+    curve = model.map_curve(params)
     print(describe(params))
     print(
         f"C·d/M = {eq['bdp_pkts']:.4g} pkts, p1 = {eq['p1']:.5g}, p2 = {eq['p2']:.5g}, "
@@ -196,9 +199,6 @@ def cmd_fixed_point(args: argparse.Namespace) -> int:
             + ", ".join(f"q = {q:g}" for q in eq["jumps_pkts"])
             + " (the orbit oscillates around it)"
         )
-    out_dir = _out_dir(args, "fixed-point")
-    orbit = model.orbit(params, args.q0, args.steps)
-    curve = model.map_curve(params)
     center = float(fp["q_avg_pkts"].iloc[0]) if len(fp) else float(np.mean(eq["jumps_pkts"]))
     q_orbit = orbit["q_avg_pkts"].to_numpy()
     span = max(50.0, 1.2 * float(np.max(np.abs(q_orbit - center))))

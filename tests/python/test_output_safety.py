@@ -146,6 +146,7 @@ def test_bad_model_input_writes_nothing(tmp_path):
     out = tmp_path / "D"
     proc = run_cli("model", "fixed-point", "--q0", "-5", "--out", str(out))
     assert_usage_error(proc, "q0")
+    assert proc.stdout == ""
     assert not out.exists()
     assert list(tmp_path.iterdir()) == []
 
