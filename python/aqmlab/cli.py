@@ -22,6 +22,7 @@ from .progress import Progress
 from .runner import run
 from .scenario import Scenario
 from .tables import format_number, render_table, summary_table
+from .validate_cli import add_parser as add_validate_parser
 
 EXIT_USAGE = 2
 MAX_CURVES = 50
@@ -380,6 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_curves.set_defaults(func=_cmd_curves)
     add_model_parser(commands, CliError)
+    add_validate_parser(commands, CliError)
     add_inspect_parser(commands, CliError)
     return parser
 

@@ -28,7 +28,7 @@ from . import _core
 MARKER = ".aqmlab.json"
 
 
-RESUMABLE = ("sweep", "reproduce", "bridge", "plot")
+RESUMABLE = ("sweep", "reproduce", "bridge", "plot", "validate")
 """Kinds whose folder is resumed or added to rather than replaced."""
 
 
