@@ -16,6 +16,8 @@ the bottleneck port:
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import os
 import shutil
@@ -143,7 +145,22 @@ def grid(quick: bool) -> Grid:
 
 
 def run_id(case: Case, seed: int, side: str) -> str:
-    return f"{case.case_id}-s{seed}-{side}"
+    """`<case>-s<seed>-<side>-<digest>`: the digest covers what the run depends on (the Tcl
+    script and its arguments for ns-2; aqmlab's version and the resolved scenario for aqmlab),
+    so a stored run is reused only while its inputs are unchanged."""
+    return f"{case.case_id}-s{seed}-{side}-{_inputs_digest(case, seed, side)}"
+
+
+@functools.cache
+def _inputs_digest(case: Case, seed: int, side: str) -> str:
+    if side == "ns2":
+        key = SCRIPT.read_text(encoding="utf-8") + "\n" + " ".join(ns2_args(case, seed))
+    else:
+        from .scenario import Scenario
+
+        resolved = Scenario.load(SCENARIO).with_literals(aqmlab_overrides(case)).resolved()
+        key = f"aqmlab {_core.version()}\n{resolved}\n#seed={seed}"
+    return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
 # ---------------------------------------------------------------------------------------------

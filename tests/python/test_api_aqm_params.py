@@ -42,7 +42,7 @@ def test_described_names_and_defaults_are_what_the_aqm_takes(name):
 
 def test_betared_table():
     df = aqm.params("betared").set_index("name")
-    assert df.loc["theta", "allowed"] == "(0, 1)"
+    assert df.loc["theta", "allowed"] == "[0.005, 1)"
     assert df.loc["theta", "default"] == 0.1
     assert df.loc["q_target_pkts", "unit"] == "packets"
     assert df.loc["q_target_pkts", "allowed"] == "(q_min_pkts, q_max_pkts)"
@@ -121,7 +121,7 @@ def test_cli_list_params_prints_the_table():
     assert lines[0] == "betared: parameters of [queue.betared]"
     assert lines[1].split() == ["name", "unit", "default", "allowed", "help"]
     theta = next(line for line in lines if line.startswith("theta "))
-    assert "0.1" in theta and "(0, 1)" in theta
+    assert "0.1" in theta and "[0.005, 1)" in theta
     assert any(line.startswith("byte_mode ") and " false " in line for line in lines)
 
 

@@ -72,7 +72,7 @@ def test_drop_curves():
 
 
 def test_bad_parameters_are_one_line_errors():
-    with pytest.raises(_core.ScenarioError, match=r"^betared\.theta: must be in \(0, 1\)$"):
+    with pytest.raises(_core.ScenarioError, match=r"^betared\.theta: must be in \[0\.005, 1\)$"):
         _core.AqmStepper("betared", {"theta": 1.5})
     with pytest.raises(_core.ScenarioError, match=r"^betared\.q_target_pkts: must be in"):
         _core.AqmStepper("betared", {"q_target_pkts": 0})
@@ -100,7 +100,7 @@ def test_repr_names_the_aqm_and_every_parameter_in_force():
         "AqmStepper('red', limit_pkts=1000, rate_mbps=10.0, seed=7, q_min_pkts=50.0, "
         "q_max_pkts=300.0, p_max=0.2, w=0.002, gentle=False, spacing='none', "
     )
-    assert text.endswith("mean_pkt_bytes=1000.0)")
+    assert text.endswith("mean_pkt_bytes=1000.0, ns_small_queue_guard=True)")
     assert q.params["p_max"] == 0.2 and q.params["spacing"] == "none"
     assert repr(_core.AqmStepper("droptail", {})) == (
         "AqmStepper('droptail', limit_pkts=1000, rate_mbps=50.0, seed=1)"
@@ -110,7 +110,7 @@ def test_repr_names_the_aqm_and_every_parameter_in_force():
 
 
 def test_time_must_not_go_backwards_across_calls():
-    q = _core.AqmStepper("ared", {})
+    q = _core.AqmStepper("ared", {"adapt_at": "timer"})
     q.enqueue(2.0, queue_pkts=3)
     with pytest.raises(ValueError, match=r"^now_s: time went backwards \(1\.0 s after 2\.0 s\)$"):
         q.enqueue(1.0, queue_pkts=3)
@@ -139,7 +139,7 @@ def test_queue_within_its_limit_and_bytes_consistent():
     with pytest.raises(ValueError, match=r"^queue_pkts: must be an integer in 0\.\.50 \(at most "
                        r"limit_pkts\), got 51$"):
         q.enqueue(0.0, queue_pkts=51)
-    ared = _core.AqmStepper("ared", {}, limit_pkts=50)
+    ared = _core.AqmStepper("ared", {"adapt_at": "timer"}, limit_pkts=50)
     with pytest.raises(ValueError, match=r"^queue_pkts: .* got 51$"):
         ared.timer(0.5, queue_pkts=51)
     with pytest.raises(ValueError, match=r"^queue_bytes: must be an integer in 0\.\.0 "):
@@ -152,7 +152,7 @@ def test_timer_runs_only_when_due():
     red = _core.AqmStepper("red", {})
     with pytest.raises(ValueError, match=r"^timer: red has no timer \(next_timer_s is None\)$"):
         red.timer(1.0, queue_pkts=0)
-    ared = _core.AqmStepper("ared", {})
+    ared = _core.AqmStepper("ared", {"adapt_at": "timer"})
     assert ared.next_timer_s == pytest.approx(0.5)
     with pytest.raises(ValueError, match=r"^now_s: the timer is due at 0\.5 s, got 0\.4 s$"):
         ared.timer(0.4, queue_pkts=0)

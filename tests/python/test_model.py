@@ -93,8 +93,8 @@ def test_orbit_frame():
     [
         ({"w": 0.0}, "w: must be in (0, 1]"),
         ({"w": 1.5}, "w: must be in (0, 1]"),
-        ({"drop": "betared", "theta": 1.0}, "theta: must be in (0, 1)"),
-        ({"drop": "betared", "theta": 0.0}, "theta: must be in (0, 1)"),
+        ({"drop": "betared", "theta": 1.0}, "theta: must be in [0.005, 1)"),
+        ({"drop": "betared", "theta": 0.0}, "theta: must be in [0.005, 1)"),
         ({"drop": "pie"}, "drop: unknown drop function 'pie'"),
         ({"gamma": 1.0}, "gamma: unknown model parameter"),
         ({"N": -1}, "n_flows: must be a number > 0"),
@@ -108,7 +108,8 @@ def test_bad_parameters_are_value_errors(params, message):
 
 
 def test_bad_sweep_value_names_the_field():
-    with pytest.raises(ValueError, match=r"^theta: must be in \(0, 1\) \(sweep value theta = 1"):
+    expected = r"^theta: must be in \[0\.005, 1\) \(sweep value theta = 1"
+    with pytest.raises(ValueError, match=expected):
         model.bifurcation("theta", [0.5, 1.0], {"drop": "betared"})
 
 

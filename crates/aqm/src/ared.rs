@@ -4,13 +4,25 @@
 
 use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
-use crate::param_doc::{DescribedParams, ParamDoc};
+use crate::param_doc::{DescribedParams, ParamDoc, FLAG};
 use crate::red::{
     validate_common, LinearCurve, BYTE_MODE_DOC, GENTLE_DOC, IDLE_CORRECTION_DOC,
-    MEAN_PKT_BYTES_DOC, SPACING_DOC,
+    MEAN_PKT_BYTES_DOC, SMALL_QUEUE_GUARD_DOC, SPACING_DOC,
 };
-use crate::red_core::{Periodic, RedCore, RedFamily};
+use crate::red_core::{DropCurve, Periodic, RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
+
+/// When Adaptive RED adapts p_max.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AdaptAt {
+    /// On a timer every `interval_s` (Floyd et al. 2001, Fig. 5).
+    Timer,
+    /// At an arrival, with the freshly updated q_avg, once more than `interval_s` has passed
+    /// since p_max last changed (ns-3.37 RedQueueDisc: `now > m_lastSet + m_interval`, with
+    /// `m_lastSet` set only when p_max changes).
+    Arrival,
+}
 
 /// Adaptive RED parameters. A value of 0 for `q_min_pkts`, `q_max_pkts`, `w` or `bottom`
 /// means "configure automatically" (Floyd et al. 2001, §5; ns-3.37 RedQueueDisc).
@@ -34,7 +46,8 @@ pub struct AredParams {
     pub beta: f64,
     /// Upper bound on p_max.
     pub top: f64,
-    /// Lower bound on p_max (0: min(0.01, 8·mean_pkt_bytes·RTT/C_bps)).
+    /// Lower bound on p_max (0: min(0.01, 8·mean_pkt_bytes·RTT/C_bps), ns-3.37's `Bottom`
+    /// = 0; Floyd et al. 2001 use a fixed 0.01).
     pub bottom: f64,
     /// Round-trip time used for the automatic `bottom`, ms.
     pub rtt_ms: f64,
@@ -48,12 +61,21 @@ pub struct AredParams {
     pub idle_correction: bool,
     /// Typical packet size, bytes (C in packets per second, idle correction, byte mode).
     pub mean_pkt_bytes: f64,
+    /// The gentle region's slope is fixed by the initial p_max, as ns-2 and ns-3 compute it
+    /// once at start-up; otherwise it follows the current p_max (Floyd et al. 2001).
+    pub gentle_slope_from_initial_p_max: bool,
+    /// When p_max is adapted: on a timer or at arrivals (ns-3).
+    pub adapt_at: AdaptAt,
+    /// No early or forced drop while the queue holds at most one packet (ns-2, ns-3).
+    pub ns_small_queue_guard: bool,
 }
 
 impl Default for AredParams {
     /// ns-3.37 RedQueueDisc with ARED = true: TargetDelay 5 ms, Interval 0.5 s, Alpha 0.01,
     /// Beta 0.9, Top 0.5, automatic thresholds, weight and bottom, initial p_max 1/LInterm =
-    /// 1/50, Rtt 100 ms, gentle, Wait, packet mode, MeanPktSize set to 1000 B here.
+    /// 1/50, Rtt 100 ms, gentle with its slope fixed by the initial p_max, Wait, packet mode,
+    /// adaptation checked at arrivals, no drops while at most one packet is queued,
+    /// MeanPktSize set to 1000 B here.
     fn default() -> Self {
         AredParams {
             target_delay_ms: 5.0,
@@ -72,6 +94,9 @@ impl Default for AredParams {
             byte_mode: false,
             idle_correction: true,
             mean_pkt_bytes: 1000.0,
+            ns_small_queue_guard: true,
+            gentle_slope_from_initial_p_max: true,
+            adapt_at: AdaptAt::Arrival,
         }
     }
 }
@@ -132,7 +157,7 @@ impl DescribedParams for AredParams {
             "bottom",
             "",
             "0 (automatic) or (0, top)",
-            "lower bound on p_max (0: min(0.01, 8·mean_pkt_bytes·RTT/rate in bit/s))",
+            "lower bound on p_max (0: min(0.01, 8·mean_pkt_bytes·RTT/rate in bit/s), as ns-3)",
         ),
         ParamDoc::new(
             "rtt_ms",
@@ -145,6 +170,19 @@ impl DescribedParams for AredParams {
         BYTE_MODE_DOC,
         IDLE_CORRECTION_DOC,
         MEAN_PKT_BYTES_DOC,
+        SMALL_QUEUE_GUARD_DOC,
+        ParamDoc::new(
+            "gentle_slope_from_initial_p_max",
+            "",
+            FLAG,
+            "gentle slope fixed by p_max_initial (ns-2, ns-3) instead of the current p_max",
+        ),
+        ParamDoc::new(
+            "adapt_at",
+            "",
+            "timer, arrival",
+            "adapt p_max on a timer every interval_s, or at the first arrival after it (ns-3)",
+        ),
     ];
 }
 
@@ -260,14 +298,52 @@ impl AredParams {
     }
 }
 
+/// ARED's drop curve: RED's, with the gentle region optionally drawn from a fixed p_max.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AredCurve {
+    /// The curve with the current p_max.
+    pub linear: LinearCurve,
+    /// The p_max that fixes the gentle slope, when it is not the current one.
+    pub gentle_p_max: Option<f64>,
+}
+
+impl DropCurve for AredCurve {
+    /// RED's curve with the current p_max below q_max; in the gentle region
+    /// p = p₀ + (1 − p₀)(q_avg − q_max)/q_max with p₀ the initial p_max when the slope is fixed
+    /// (ns-3.37 RedQueueDisc computes this line, `m_vC·q_avg + m_vD`, once at start-up), so the
+    /// curve may jump at q_max once p_max has moved.
+    fn probability(&self, q_avg_pkts: f64) -> f64 {
+        let p = match self.gentle_p_max {
+            Some(p0) if self.linear.gentle && q_avg_pkts >= self.linear.q_max_pkts => LinearCurve {
+                p_max: p0,
+                ..self.linear
+            }
+            .probability(q_avg_pkts),
+            _ => self.linear.probability(q_avg_pkts),
+        };
+        // p_max may pass top, and 1, by up to α (ns-3 bounds p by 1 the same way).
+        if p > 1.0 {
+            1.0
+        } else {
+            p
+        }
+    }
+
+    fn forced(&self, q_avg_pkts: f64) -> bool {
+        self.linear.forced(q_avg_pkts)
+    }
+}
+
 /// Adaptive RED state machine.
 #[derive(Clone, Debug)]
 pub struct Ared {
     params: AredParams,
     config: AredConfig,
-    curve: LinearCurve,
+    curve: AredCurve,
     core: RedCore,
     periodic: Periodic,
+    /// When p_max last changed, ns (adaptation at arrivals).
+    last_set_ns: u64,
 }
 
 impl Ared {
@@ -279,11 +355,16 @@ impl Ared {
         }
         let config = params.configure(rate_bps);
         Ok(Ared {
-            curve: LinearCurve {
-                q_min_pkts: config.q_min_pkts,
-                q_max_pkts: config.q_max_pkts,
-                p_max: params.p_max_initial,
-                gentle: params.gentle,
+            curve: AredCurve {
+                linear: LinearCurve {
+                    q_min_pkts: config.q_min_pkts,
+                    q_max_pkts: config.q_max_pkts,
+                    p_max: params.p_max_initial,
+                    gentle: params.gentle,
+                },
+                gentle_p_max: params
+                    .gentle_slope_from_initial_p_max
+                    .then_some(params.p_max_initial),
             },
             core: RedCore::new(
                 config.w,
@@ -291,8 +372,10 @@ impl Ared {
                 params.spacing,
                 params.byte_mode,
                 params.mean_pkt_bytes,
+                params.ns_small_queue_guard,
             ),
             periodic: Periodic::every_s(params.interval_s),
+            last_set_ns: 0,
             config,
             params,
         })
@@ -305,7 +388,7 @@ impl Ared {
 
     /// Current p_max.
     pub fn p_max(&self) -> f64 {
-        self.curve.p_max
+        self.curve.linear.p_max
     }
 
     /// Drop probability for an averaged queue with the current p_max.
@@ -316,19 +399,24 @@ impl Ared {
     /// One adaptation step (Floyd et al. 2001, Fig. 5, as ns-3.37 codes it): with the target
     /// band [q_min + 0.4(q_max − q_min), q_max − 0.4(q_max − q_min)], below it p_max ← β·p_max
     /// while p_max > bottom; above it p_max ← p_max + min(α, p_max/4) while p_max < top.
-    pub fn adapt(&mut self, q_avg_pkts: f64) {
+    /// Returns whether p_max changed.
+    pub fn adapt(&mut self, q_avg_pkts: f64) -> bool {
         let part = 0.4 * (self.config.q_max_pkts - self.config.q_min_pkts);
-        let p_max = self.curve.p_max;
+        let p_max = self.curve.linear.p_max;
         if q_avg_pkts < self.config.q_min_pkts + part && p_max > self.config.bottom {
-            self.curve.p_max = p_max * self.params.beta;
+            self.curve.linear.p_max = p_max * self.params.beta;
+            true
         } else if q_avg_pkts > self.config.q_max_pkts - part && p_max < self.params.top {
-            self.curve.p_max = p_max + self.params.alpha.min(0.25 * p_max);
+            self.curve.linear.p_max = p_max + self.params.alpha.min(0.25 * p_max);
+            true
+        } else {
+            false
         }
     }
 }
 
 impl RedFamily for Ared {
-    type Curve = LinearCurve;
+    type Curve = AredCurve;
     const NAME: &'static str = "ared";
     const PROBE_NAMES: &'static [&'static str] = &["q_avg", "p", "p_max"];
 
@@ -340,12 +428,12 @@ impl RedFamily for Ared {
         &mut self.core
     }
 
-    fn curve(&self) -> &LinearCurve {
+    fn curve(&self) -> &AredCurve {
         &self.curve
     }
 
     fn periodic(&self) -> Option<&Periodic> {
-        Some(&self.periodic)
+        (self.params.adapt_at == AdaptAt::Timer).then_some(&self.periodic)
     }
 
     fn update_at(&mut self, now_ns: u64) {
@@ -353,119 +441,19 @@ impl RedFamily for Ared {
         self.periodic.ran(now_ns);
     }
 
+    /// With adaptation at arrivals: once `now > last_set + interval`, adapt with the fresh
+    /// q_avg, and restart the interval only if p_max changed (ns-3.37 RedQueueDisc).
+    fn after_average(&mut self, now_ns: u64, q_avg_pkts: f64) {
+        let due = self.last_set_ns + self.periodic.period_ns();
+        if self.params.adapt_at == AdaptAt::Arrival && now_ns > due && self.adapt(q_avg_pkts) {
+            self.last_set_ns = now_ns;
+        }
+    }
+
     fn probe(&self, out: &mut Vec<f64>) {
-        out.extend([self.core.q_avg_pkts(), self.core.p(), self.curve.p_max]);
+        out.extend([self.core.q_avg_pkts(), self.core.p(), self.p_max()]);
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::contract::{Aqm, QueueView};
-    use crate::rng::Rng;
-
-    #[test]
-    fn automatic_configuration_for_the_betared_dumbbell() {
-        // 50 Mb/s of 1000-byte packets: C = 6250 packets/s; 40 ms target.
-        let p = AredParams {
-            target_delay_ms: 40.0,
-            ..AredParams::default()
-        };
-        let c = p.configure(50e6);
-        assert!((c.q_min_pkts - 125.0).abs() < 1e-9);
-        assert!((c.q_max_pkts - 375.0).abs() < 1e-9);
-        assert!((c.w - (1.0 - (-1.0f64 / 6250.0).exp())).abs() < 1e-15);
-        assert!((c.bottom - 8.0 * 1000.0 * 0.1 / 50e6).abs() < 1e-18);
-        let small = AredParams::default().configure(1e6); // 125 packets/s · 5 ms / 2 < 5
-        assert_eq!(small.q_min_pkts, 5.0);
-    }
-
-    #[test]
-    fn aimd_on_p_max() {
-        let mut a = Ared::new(
-            AredParams {
-                target_delay_ms: 40.0,
-                p_max_initial: 0.1,
-                ..AredParams::default()
-            },
-            50e6,
-        )
-        .unwrap();
-        // Band: [125 + 100, 375 − 100] = [225, 275].
-        a.adapt(300.0);
-        assert!((a.p_max() - 0.11).abs() < 1e-15, "+α = 0.01");
-        a.adapt(250.0);
-        assert!(
-            (a.p_max() - 0.11).abs() < 1e-15,
-            "inside the band: unchanged"
-        );
-        a.adapt(200.0);
-        assert!((a.p_max() - 0.099).abs() < 1e-15, "×β = 0.9");
-        let mut low = Ared::new(
-            AredParams {
-                target_delay_ms: 40.0,
-                p_max_initial: 0.02,
-                ..AredParams::default()
-            },
-            50e6,
-        )
-        .unwrap();
-        low.adapt(300.0);
-        assert!((low.p_max() - 0.025).abs() < 1e-15, "α capped at p_max/4");
-        let mut top = Ared::new(
-            AredParams {
-                p_max_initial: 0.5,
-                ..AredParams::default()
-            },
-            50e6,
-        )
-        .unwrap();
-        top.adapt(1e6);
-        assert_eq!(top.p_max(), 0.5, "no increase at top");
-    }
-
-    #[test]
-    fn timer_runs_every_interval() {
-        let mut a = Ared::new(AredParams::default(), 50e6).unwrap();
-        let q = QueueView {
-            len_pkts: 0,
-            len_bytes: 0,
-            limit_pkts: 1000,
-            limit_bytes: 0,
-            rate_bps: 50e6,
-        };
-        let mut rng = Rng::from_seed(1);
-        assert_eq!(a.next_timer_ns(), Some(500_000_000));
-        a.on_timer(500_000_000, &q, &mut rng);
-        assert_eq!(a.next_timer_ns(), Some(1_000_000_000));
-        assert!(a.p_max() < 0.02, "empty queue: p_max decreases");
-    }
-
-    #[test]
-    fn bad_parameters_name_the_field() {
-        let field = |p: AredParams| Ared::new(p, 50e6).unwrap_err().field;
-        let d = AredParams::default;
-        assert_eq!(
-            field(AredParams {
-                target_delay_ms: 0.0,
-                ..d()
-            }),
-            "target_delay_ms"
-        );
-        assert_eq!(
-            field(AredParams {
-                q_min_pkts: 10.0,
-                ..d()
-            }),
-            "q_max_pkts"
-        );
-        assert_eq!(field(AredParams { beta: 1.0, ..d() }), "beta");
-        assert_eq!(field(AredParams { top: 1.5, ..d() }), "top");
-        let infinite = AredParams {
-            q_min_pkts: 10.0,
-            q_max_pkts: f64::INFINITY,
-            ..d()
-        };
-        assert_eq!(field(infinite), "q_max_pkts");
-    }
-}
+mod tests;

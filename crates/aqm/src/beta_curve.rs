@@ -26,12 +26,22 @@ pub struct BetaCurve {
     beta: f64,
 }
 
-/// Check θ ∈ (0, 1).
+/// Smallest θ accepted. The shapes satisfy α + β = 1/θ² − 1 (eq. (5) with σ = θ·√(μ(1 − μ))),
+/// so θ ≥ 0.005 keeps α and β below 4·10⁴, inside the range where
+/// [`beta_inc_reg`] is accurate to 5·10⁻¹³ and needs at most a few thousand terms; at θ = 10⁻¹⁰
+/// one evaluation would take seconds, and at 10⁻²⁰ the shapes overflow its arithmetic.
+pub const THETA_MIN: f64 = 0.005;
+
+/// Smallest shape α or β accepted when a curve is built: below it [`beta_inc_reg`] loses
+/// accuracy and, far below, returns values outside [0, 1].
+pub const SHAPE_MIN: f64 = 0.01;
+
+/// Check θ ∈ [[`THETA_MIN`], 1).
 pub fn validate_theta(theta: f64) -> Result<(), ParamError> {
-    if theta > 0.0 && theta < 1.0 {
+    if (THETA_MIN..1.0).contains(&theta) {
         Ok(())
     } else {
-        Err(ParamError::new("theta", "must be in (0, 1)"))
+        Err(ParamError::new("theta", "must be in [0.005, 1)"))
     }
 }
 
@@ -75,6 +85,16 @@ impl BetaCurve {
             beta: 0.0,
         };
         c.set_target(q_target_pkts);
+        if c.alpha.min(c.beta).is_nan() || c.alpha.min(c.beta) < SHAPE_MIN {
+            return Err(ParamError::new(
+                "q_target_pkts",
+                format!(
+                    "is too close to q_min_pkts or q_max_pkts for θ = {theta}: the curve's \
+                     shapes α = {:.3e}, β = {:.3e} must both be at least {SHAPE_MIN}",
+                    c.alpha, c.beta
+                ),
+            ));
+        }
         Ok(c)
     }
 
@@ -115,7 +135,13 @@ impl BetaCurve {
             1.0
         } else {
             let z = (q_avg_pkts - self.q_min_pkts) / (self.q_max_pkts - self.q_min_pkts);
-            self.p_max * beta_inc_reg(self.alpha, self.beta, z)
+            let p = self.p_max * beta_inc_reg(self.alpha, self.beta, z);
+            // Rounding may pass 1 by an ulp or so; a NaN is kept for the caller's check.
+            if p > 1.0 {
+                1.0
+            } else {
+                p
+            }
         }
     }
 }
@@ -175,6 +201,20 @@ mod tests {
         assert_eq!(field(BetaCurve::new(0.0, 1000.0, 250.0, 1.0, 1.0)), "theta");
         assert_eq!(field(BetaCurve::new(0.0, 1000.0, 250.0, 1.0, 0.0)), "theta");
         assert_eq!(
+            field(BetaCurve::new(0.0, 1000.0, 250.0, 1.0, 1e-10)),
+            "theta"
+        );
+        assert_eq!(
+            field(BetaCurve::new(0.0, 1000.0, 250.0, 1.0, 1e-20)),
+            "theta"
+        );
+        // At the bound the curve is finite and quick: α + β = 1/0.005² − 1 = 39999.
+        let c = BetaCurve::new(0.0, 1000.0, 250.0, 1.0, THETA_MIN).unwrap();
+        for q in [1.0, 240.0, 250.0, 260.0, 999.0] {
+            let p = c.probability(q);
+            assert!((0.0..=1.0).contains(&p), "q = {q}: {p}");
+        }
+        assert_eq!(
             field(BetaCurve::new(300.0, 1000.0, 250.0, 1.0, 0.1)),
             "q_target_pkts"
         );
@@ -187,5 +227,10 @@ mod tests {
             "q_max_pkts"
         );
         assert_eq!(field(BetaCurve::new(0.0, 1000.0, 250.0, 0.0, 0.1)), "p_max");
+        // μ = 1e-303: α ≈ 1e-301, far below SHAPE_MIN.
+        assert_eq!(
+            field(BetaCurve::new(0.0, 1000.0, 1e-300, 1.0, 0.1)),
+            "q_target_pkts"
+        );
     }
 }

@@ -7,7 +7,10 @@ use crate::beta_curve::BetaCurve;
 use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
 use crate::param_doc::{DescribedParams, ParamDoc, SPACING};
-use crate::red::{validate_common, BYTE_MODE_DOC, IDLE_CORRECTION_DOC, MEAN_PKT_BYTES_DOC, W_DOC};
+use crate::red::{
+    validate_common, BYTE_MODE_DOC, IDLE_CORRECTION_DOC, MEAN_PKT_BYTES_DOC, SMALL_QUEUE_GUARD_DOC,
+    W_DOC,
+};
 use crate::red_core::{RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +37,8 @@ pub struct BetaRedParams {
     pub idle_correction: bool,
     /// Typical packet size, bytes.
     pub mean_pkt_bytes: f64,
+    /// No early or forced drop while the queue holds at most one packet (ns-2, ns-3).
+    pub ns_small_queue_guard: bool,
 }
 
 impl Default for BetaRedParams {
@@ -51,6 +56,7 @@ impl Default for BetaRedParams {
             byte_mode: false,
             idle_correction: true,
             mean_pkt_bytes: 1000.0,
+            ns_small_queue_guard: true,
         }
     }
 }
@@ -88,6 +94,7 @@ impl DescribedParams for BetaRedParams {
         BYTE_MODE_DOC,
         IDLE_CORRECTION_DOC,
         MEAN_PKT_BYTES_DOC,
+        SMALL_QUEUE_GUARD_DOC,
     ];
 }
 
@@ -95,7 +102,7 @@ impl DescribedParams for BetaRedParams {
 pub(crate) const THETA_DOC: ParamDoc = ParamDoc::new(
     "theta",
     "",
-    "(0, 1)",
+    "[0.005, 1)",
     "spread of the curve, σ = θ·√(μ(1 − μ)): small θ, steep rise at q_target",
 );
 /// The spacing of drops of the BetaRED variants.
@@ -143,6 +150,7 @@ impl BetaRed {
                 params.spacing,
                 params.byte_mode,
                 params.mean_pkt_bytes,
+                params.ns_small_queue_guard,
             ),
         })
     }

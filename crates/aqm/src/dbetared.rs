@@ -3,14 +3,15 @@
 //! T_update to pull q_avg toward the real target q_target = C·T_target.
 
 use crate::adaptive_beta::{
-    thresholds, validate_adaptive, LinkContext, T_TARGET_DOC, T_UPDATE_DOC,
+    thresholds, validate_adaptive, LinkContext, ADAPTIVE_MEAN_PKT_BYTES_DOC, T_TARGET_DOC,
+    T_UPDATE_DOC,
 };
 use crate::beta_curve::BetaCurve;
 use crate::betared::{beta_probe, BETA_SPACING_DOC, THETA_DOC};
 use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
 use crate::param_doc::{DescribedParams, ParamDoc};
-use crate::red::{BYTE_MODE_DOC, IDLE_CORRECTION_DOC, MEAN_PKT_BYTES_DOC, W_DOC};
+use crate::red::{BYTE_MODE_DOC, IDLE_CORRECTION_DOC, SMALL_QUEUE_GUARD_DOC, W_DOC};
 use crate::red_core::{Periodic, RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +39,8 @@ pub struct DBetaRedParams {
     pub idle_correction: bool,
     /// Packet size used for C in packets per second, bytes.
     pub mean_pkt_bytes: f64,
+    /// No early or forced drop while the queue holds at most one packet (ns-2, ns-3).
+    pub ns_small_queue_guard: bool,
 }
 
 impl Default for DBetaRedParams {
@@ -55,6 +58,7 @@ impl Default for DBetaRedParams {
             byte_mode: false,
             idle_correction: true,
             mean_pkt_bytes: 1000.0,
+            ns_small_queue_guard: true,
         }
     }
 }
@@ -81,7 +85,8 @@ impl DescribedParams for DBetaRedParams {
         BETA_SPACING_DOC,
         BYTE_MODE_DOC,
         IDLE_CORRECTION_DOC,
-        MEAN_PKT_BYTES_DOC,
+        ADAPTIVE_MEAN_PKT_BYTES_DOC,
+        SMALL_QUEUE_GUARD_DOC,
     ];
 }
 
@@ -125,6 +130,7 @@ impl DBetaRed {
                 params.spacing,
                 params.byte_mode,
                 params.mean_pkt_bytes,
+                params.ns_small_queue_guard,
             ),
             q_target_pkts: q_target,
             q_target_virtual_pkts: q_target,

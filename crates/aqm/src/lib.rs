@@ -26,7 +26,7 @@ pub mod rng;
 
 pub use abetared::{ABetaRed, ABetaRedParams};
 pub use adaptive_beta::LinkContext;
-pub use ared::{Ared, AredParams};
+pub use ared::{AdaptAt, Ared, AredParams};
 pub use beta_curve::BetaCurve;
 pub use betared::{BetaRed, BetaRedParams};
 pub use codel::{CoDel, CoDelParams};
@@ -35,6 +35,6 @@ pub use dbetared::{DBetaRed, DBetaRedParams};
 pub use drop_decision::Spacing;
 pub use droptail::DropTail;
 pub use param_doc::{DescribedParams, ParamDoc, ParamsVisitor};
-pub use pie::{Pie, PieParams};
+pub use pie::{BurstRule, Pie, PieParams, ShortQueueRule};
 pub use red::{Red, RedParams};
 pub use rng::Rng;

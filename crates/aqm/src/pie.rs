@@ -9,6 +9,10 @@ use crate::param_doc::{DescribedParams, ParamDoc, FLAG};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
+mod rules;
+pub use rules::{BurstRule, ShortQueueRule};
+use rules::{BurstState, BURST_RESET_TIMEOUT_NS};
+
 /// Largest time parameter accepted, milliseconds (about 11.6 days).
 const MAX_TIME_MS: f64 = 1e9;
 
@@ -42,6 +46,11 @@ pub struct PieParams {
     /// Early signals may be ECN marks only while p ≤ this; above it PIE drops even
     /// ECN-capable packets (RFC 8033 §5.1) (ns-3 attribute `MarkEcnThreshold`).
     pub ecn_max_p: f64,
+    /// Arming of the burst allowance and p while it lasts: `ns3` or `rfc8033`.
+    pub burst_rule: BurstRule,
+    /// Short-queue test of the no-drop guard: `ns3` (packets for a packet-counted buffer)
+    /// or `rfc8033` (bytes).
+    pub short_queue_rule: ShortQueueRule,
 }
 
 impl Default for PieParams {
@@ -50,7 +59,8 @@ impl Default for PieParams {
     /// 150 ms (§4.4), mean packet 1000 bytes (ns-3 `MeanPktSize`), DQ_THRESHOLD 16384 bytes
     /// (§5.2 = 2^14), timestamp delay (ns-3 `UseDequeueRateEstimator` false), cap drop
     /// adjustment on (ns-3 `UseCapDropAdjustment` true), no de-randomisation (ns-3
-    /// `UseDerandomization` false), ECN threshold 0.1 (§5.1, ns-3 `MarkEcnThreshold`).
+    /// `UseDerandomization` false), ECN threshold 0.1 (§5.1, ns-3 `MarkEcnThreshold`), and
+    /// ns-3's burst allowance and short-queue test.
     fn default() -> Self {
         PieParams {
             target_ms: 15.0,
@@ -64,6 +74,8 @@ impl Default for PieParams {
             use_cap_drop_adjustment: true,
             use_derandomization: false,
             ecn_max_p: 0.1,
+            burst_rule: BurstRule::Ns3,
+            short_queue_rule: ShortQueueRule::Ns3,
         }
     }
 }
@@ -131,6 +143,18 @@ impl DescribedParams for PieParams {
             "",
             "[0, 1]",
             "early signals may be ECN marks only while p <= this; above it PIE drops",
+        ),
+        ParamDoc::new(
+            "burst_rule",
+            "",
+            "ns3, rfc8033",
+            "burst allowance: ns3 (armed by an arrival, p held at 0, re-armed after 1.5 s quiet)",
+        ),
+        ParamDoc::new(
+            "short_queue_rule",
+            "",
+            "ns3, rfc8033",
+            "no-drop short queue: ns3 (<= 2 packets, bytes if limit_bytes > 0) or rfc8033 (bytes)",
         ),
     ];
 }
@@ -209,6 +233,10 @@ struct PieVars {
     sample_ns: u64,
     /// `burst_allowance_`, ns.
     burst_allowance_ns: u64,
+    /// ns-3's burst state.
+    burst_state: BurstState,
+    /// Quiet updates counted in [`BurstState::InBurst`].
+    burst_reset: u64,
     /// `accu_prob_` (de-randomisation).
     accu_prob: f64,
     /// When the next update is due, ns.
@@ -244,6 +272,7 @@ impl Pie {
     pub fn new(params: PieParams) -> Result<Self, ParamError> {
         params.validate()?;
         let max_burst_ns = ms_to_ns(params.max_burst_ms);
+        let burst_rule = params.burst_rule;
         Ok(Pie {
             target_ns: ms_to_ns(params.target_ms).max(1),
             t_update_ns: ms_to_ns(params.t_update_ms).max(1),
@@ -253,8 +282,14 @@ impl Pie {
                 p: 0.0,
                 qdelay_old_ns: 0,
                 sample_ns: 0,
-                // RFC 8033 §4.4: burst_allowance is initialised to MAX_BURST.
-                burst_allowance_ns: max_burst_ns,
+                // RFC 8033 §4.4: burst_allowance is initialised to MAX_BURST; ns-3 arms it
+                // at the first arrival.
+                burst_allowance_ns: match burst_rule {
+                    BurstRule::Ns3 => 0,
+                    BurstRule::Rfc8033 => max_burst_ns,
+                },
+                burst_state: BurstState::NoBurst,
+                burst_reset: 0,
                 accu_prob: 0.0,
                 next_update_ns: 0,
                 dq: DequeueRate::default(),
@@ -320,6 +355,10 @@ impl Pie {
     /// p ← 0.98·p when both qdelay and qdelay_old are 0 (decay); p clamped to [0, 1].
     /// Then the burst allowance shrinks by T_UPDATE (bottomed at 0) and is reset to MAX_BURST
     /// when congestion has gone: p = 0 and both qdelay and qdelay_old below QDELAY_REF/2 (§4.4).
+    /// With the ns-3 rule p stays 0 while burst allowance remains, and the allowance is not
+    /// reset here but marked for re-arming ([`Pie::track_burst`]).
+    ///
+    /// Panics if p is not a probability (a NaN must stop the run).
     fn update(&mut self, queue: &QueueView) {
         let (qdelay_ns, rate_unknown) = self.qdelay_estimate(queue);
         let PieParams {
@@ -337,24 +376,69 @@ impl Pie {
         if use_cap_drop_adjustment && v.p >= 0.1 && dp > 0.02 {
             dp = 0.02;
         }
-        let mut p = v.p + dp;
+        let held = self.params.burst_rule == BurstRule::Ns3 && v.burst_allowance_ns > 0;
+        let mut p = if held { 0.0 } else { v.p + dp };
         if qdelay_ns == 0 && v.qdelay_old_ns == 0 {
             p *= 0.98;
         }
         v.p = p.clamp(0.0, 1.0);
+        assert!(
+            (0.0..=1.0).contains(&v.p),
+            "drop probability {} is not in [0, 1]",
+            v.p
+        );
 
         v.burst_allowance_ns = v.burst_allowance_ns.saturating_sub(self.t_update_ns);
         let quiet =
             2 * qdelay_ns < self.target_ns && 2 * v.qdelay_old_ns < self.target_ns && v.p == 0.0;
-        if quiet {
+        if self.params.burst_rule == BurstRule::Ns3 {
+            self.track_burst(quiet);
+        } else if quiet {
             v.burst_allowance_ns = self.max_burst_ns;
-            if self.params.use_dequeue_rate_estimator && !rate_unknown {
-                // ns-3.37 forgets the measured rate when the queue has gone quiet.
-                v.dq = DequeueRate::default();
-            }
+        }
+        let v = &mut self.vars;
+        if quiet && self.params.use_dequeue_rate_estimator && !rate_unknown {
+            // ns-3.37 forgets the measured rate when the queue has gone quiet.
+            v.dq = DequeueRate::default();
         }
         v.qdelay_old_ns = qdelay_ns;
         self.stats.updates += 1;
+    }
+
+    /// ns-3.37's re-arming of the burst allowance, at each update after the allowance has
+    /// shrunk: once it has run out at a quiet update the state goes to `InBurst`; each further
+    /// quiet update counts, any other restarts the count, and more than ⌊1.5 s / T_UPDATE⌋ of
+    /// them return it to `NoBurst`, so that the next arrival arms MAX_BURST again.
+    fn track_burst(&mut self, quiet: bool) {
+        let v = &mut self.vars;
+        let limit = BURST_RESET_TIMEOUT_NS / self.t_update_ns;
+        if quiet && v.burst_allowance_ns == 0 {
+            match v.burst_state {
+                BurstState::Protecting => {
+                    v.burst_state = BurstState::InBurst;
+                    v.burst_reset = 0;
+                }
+                BurstState::InBurst => {
+                    v.burst_reset += 1;
+                    if v.burst_reset > limit {
+                        v.burst_reset = 0;
+                        v.burst_state = BurstState::NoBurst;
+                    }
+                }
+                BurstState::NoBurst => {}
+            }
+        } else if v.burst_state == BurstState::InBurst {
+            v.burst_reset = 0;
+        }
+    }
+
+    /// Whether the queue is short enough that no early drop happens (RFC 8033 §4.1).
+    fn short_queue(&self, queue: &QueueView) -> bool {
+        let bytes = queue.len_bytes <= 2 * u64::from(self.params.mean_pkt_bytes);
+        match self.params.short_queue_rule {
+            ShortQueueRule::Ns3 if queue.limit_bytes == 0 => queue.len_pkts <= 2,
+            _ => bytes,
+        }
     }
 
     /// Feed the dequeue-rate estimator with a departure (RFC 8033 §5.2 as ns-3.37 codes it):
@@ -419,8 +503,10 @@ impl Aqm for Pie {
     }
 
     /// RFC 8033 §4.1 and §4.4: no early drop while burst allowance remains, nor while
-    /// (qdelay_old < QDELAY_REF/2 and p < 0.2), nor while the queue holds at most
-    /// 2·MEAN_PKTSIZE bytes; otherwise drop with probability p. The signal is an early drop
+    /// (qdelay_old < QDELAY_REF/2 and p < 0.2), nor while the queue is short (at most
+    /// 2·MEAN_PKTSIZE bytes, or with the ns-3 rule at most 2 packets in a packet-counted
+    /// buffer); otherwise drop with probability p. With the ns-3 burst rule an arrival that
+    /// finds the allowance unarmed arms it to MAX_BURST and is then judged as usual. The signal is an early drop
     /// ([`EnqueueVerdict::EarlyDrop`], which the host turns into an ECN mark for an
     /// ECN-capable packet on an ECN queue) except for an ECN-capable packet while
     /// p > `ecn_max_p`, which is dropped regardless of ECN ([`EnqueueVerdict::ForcedDrop`],
@@ -436,9 +522,13 @@ impl Aqm for Pie {
         if self.vars.burst_allowance_ns > 0 {
             return EnqueueVerdict::Accept;
         }
+        if self.params.burst_rule == BurstRule::Ns3 && self.vars.burst_state == BurstState::NoBurst
+        {
+            self.vars.burst_state = BurstState::Protecting;
+            self.vars.burst_allowance_ns = self.max_burst_ns;
+        }
         let low_delay = 2 * self.vars.qdelay_old_ns < self.target_ns && self.vars.p < 0.2;
-        let short_queue = queue.len_bytes <= 2 * u64::from(self.params.mean_pkt_bytes);
-        if low_delay || short_queue {
+        if low_delay || self.short_queue(queue) {
             return EnqueueVerdict::Accept;
         }
         if !self.drop_early(rng) {

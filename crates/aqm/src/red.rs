@@ -31,6 +31,8 @@ pub struct RedParams {
     pub idle_correction: bool,
     /// Typical packet size, bytes (idle-time correction and byte mode).
     pub mean_pkt_bytes: f64,
+    /// No early or forced drop while the queue holds at most one packet (ns-2, ns-3).
+    pub ns_small_queue_guard: bool,
 }
 
 impl Default for RedParams {
@@ -49,6 +51,7 @@ impl Default for RedParams {
             byte_mode: false,
             idle_correction: true,
             mean_pkt_bytes: 1000.0,
+            ns_small_queue_guard: true,
         }
     }
 }
@@ -75,6 +78,7 @@ impl DescribedParams for RedParams {
         BYTE_MODE_DOC,
         IDLE_CORRECTION_DOC,
         MEAN_PKT_BYTES_DOC,
+        SMALL_QUEUE_GUARD_DOC,
     ];
 }
 
@@ -117,8 +121,16 @@ pub(crate) const IDLE_CORRECTION_DOC: ParamDoc = ParamDoc::new(
 pub(crate) const MEAN_PKT_BYTES_DOC: ParamDoc = ParamDoc::new(
     "mean_pkt_bytes",
     "bytes",
-    "> 0",
+    ">= 1",
     "typical packet size: idle correction, byte mode, link rate in packets/s",
+);
+
+/// The small-queue guard of ns-2 and ns-3, shared by the RED family.
+pub(crate) const SMALL_QUEUE_GUARD_DOC: ParamDoc = ParamDoc::new(
+    "ns_small_queue_guard",
+    "",
+    FLAG,
+    "no early or forced drop while at most one packet is queued (ns-2, ns-3)",
 );
 
 /// Check the parameters shared by every RED-family algorithm.
@@ -126,8 +138,8 @@ pub(crate) fn validate_common(w: f64, mean_pkt_bytes: f64) -> Result<(), ParamEr
     if !(w > 0.0 && w <= 1.0) {
         return Err(ParamError::new("w", "must be in (0, 1]"));
     }
-    if !(mean_pkt_bytes > 0.0 && mean_pkt_bytes.is_finite()) {
-        return Err(ParamError::new("mean_pkt_bytes", "must be a number > 0"));
+    if !(mean_pkt_bytes >= 1.0 && mean_pkt_bytes.is_finite()) {
+        return Err(ParamError::new("mean_pkt_bytes", "must be a number >= 1"));
     }
     Ok(())
 }
@@ -229,6 +241,7 @@ impl Red {
                 params.spacing,
                 params.byte_mode,
                 params.mean_pkt_bytes,
+                params.ns_small_queue_guard,
             ),
             params,
         })
@@ -388,6 +401,70 @@ mod tests {
                 ..d()
             }),
             "mean_pkt_bytes"
+        );
+    }
+
+    /// q_avg 600 > q_max 300 on an idle 12.6 Mb/s link of 1000-byte packets (1575 packets/s,
+    /// so m = ⌊1575·0.1⌋ = 157 per 100 ms), w = 0.002: the queue went empty at t = 0 and four
+    /// packets arrive 100 ms apart; an accepted packet goes straight onto the wire. Each
+    /// arrival decays q_avg by 0.998^(157 + 1): 437.3, 318.7, 232.3, then
+    /// 600·0.998^632 = 169.3, whether the arrivals are accepted or dropped.
+    fn idle_link_after_congestion(guard: bool) -> Vec<EnqueueVerdict> {
+        let mut r = red(RedParams {
+            ns_small_queue_guard: guard,
+            ..RedParams::default()
+        });
+        let link = |len_pkts| QueueView {
+            rate_bps: 12.6e6,
+            ..queue(len_pkts)
+        };
+        let mut rng = Rng::from_seed(1);
+        r.core.set_q_avg(600.0);
+        r.on_dequeue(0, 0, PKT, &link(0), &mut rng);
+        let mut verdicts = Vec::new();
+        for k in 1..=4u64 {
+            let now = k * 100_000_000;
+            let v = r.on_enqueue(now, PKT, &link(0), &mut rng);
+            if v == EnqueueVerdict::Accept {
+                r.on_dequeue(now, 0, PKT, &link(0), &mut rng);
+            }
+            let expect = 600.0 * 0.998f64.powi(158 * k as i32);
+            let q_avg = r.averaged_queue_pkts().unwrap();
+            assert!(
+                (q_avg - expect).abs() < 1e-9,
+                "arrival {k}: {q_avg} vs {expect}"
+            );
+            verdicts.push(v);
+        }
+        assert!((r.averaged_queue_pkts().unwrap() - 169.3).abs() < 0.05);
+        verdicts
+    }
+
+    #[test]
+    fn dropped_arrivals_on_an_idle_link_keep_decaying_q_avg() {
+        let v = idle_link_after_congestion(false);
+        assert_eq!(
+            v[..2],
+            [EnqueueVerdict::ForcedDrop, EnqueueVerdict::ForcedDrop]
+        );
+        assert_ne!(v[3], EnqueueVerdict::ForcedDrop, "q_avg 169.3 < q_max");
+    }
+
+    #[test]
+    fn small_queue_guard_accepts_arrivals_at_an_idle_queue() {
+        let v = idle_link_after_congestion(true);
+        assert_eq!(v, [EnqueueVerdict::Accept; 4]);
+        // q_avg ≈ 599 > q_max: one packet queued is still guarded, two are not.
+        let mut g = red(RedParams::default());
+        let mut rng = Rng::from_seed(1);
+        g.core.set_q_avg(600.0);
+        assert_eq!(
+            g.on_enqueue(0, PKT, &queue(1), &mut rng),
+            EnqueueVerdict::Accept
+        );
+        assert_eq!(
+            g.on_enqueue(0, PKT, &queue(2), &mut rng),
+            EnqueueVerdict::ForcedDrop
         );
     }
 }

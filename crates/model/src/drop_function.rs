@@ -81,7 +81,7 @@ impl DropFunction {
     }
 
     /// BetaRED's curve with mean at q_target (μ = (q_target − q_min)/(q_max − q_min)) and
-    /// σ = θ·√(μ(1 − μ)); checks θ ∈ (0, 1) and q_min < q_target < q_max.
+    /// σ = θ·√(μ(1 − μ)); checks θ ∈ [0.005, 1) and q_min < q_target < q_max.
     pub fn beta(
         q_min_pkts: f64,
         q_max_pkts: f64,
@@ -239,7 +239,7 @@ mod tests {
     #[test]
     fn bad_parameters_name_the_field() {
         let e = DropFunction::beta(250.0, 750.0, 500.0, 0.1, 1.0).unwrap_err();
-        assert_eq!(e.to_string(), "theta: must be in (0, 1)");
+        assert_eq!(e.to_string(), "theta: must be in [0.005, 1)");
         let e = DropFunction::linear(250.0, 750.0, 0.0, false).unwrap_err();
         assert_eq!(e.field, "p_max");
         let e = DropFunction::linear(250.0, 250.0, 0.1, false).unwrap_err();

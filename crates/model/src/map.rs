@@ -271,7 +271,7 @@ mod tests {
                 theta,
                 ..d()
             };
-            assert_eq!(err(p), "theta: must be in (0, 1)");
+            assert_eq!(err(p), "theta: must be in [0.005, 1)");
         }
         assert_eq!(
             err(ModelParams { p_max: 0.0, ..d() }),

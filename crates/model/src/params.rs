@@ -23,7 +23,7 @@ pub struct ModelParams {
     /// q_target, packets: BetaRED's mean (μ = (q_target − q_min)/(q_max − q_min), eq. (8) of
     /// the BetaRED paper), and the desired fixed point when `p_max_from_target` is set.
     pub q_target_pkts: f64,
-    /// θ ∈ (0, 1), BetaRED only: σ = θ·√(μ(1 − μ)).
+    /// θ ∈ [0.005, 1), BetaRED only: σ = θ·√(μ(1 − μ)).
     pub theta: f64,
     /// w ∈ (0, 1], the averaging weight per round trip (not RED's per-packet weight: see
     /// `docs/model.md` and the paper's §2.2, w ≈ 1 − (1 − w_red)^n).

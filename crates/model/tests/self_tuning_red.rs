@@ -103,7 +103,7 @@ fn bad_parameters_are_clear_errors() {
             theta,
             ..d()
         };
-        assert_eq!(err(p), "theta: must be in (0, 1)");
+        assert_eq!(err(p), "theta: must be in [0.005, 1)");
     }
     assert_eq!(
         err(ModelParams {

@@ -65,7 +65,7 @@ fn out_of_range_values_name_the_range() {
 fn aqm_parameter_errors_name_the_key() {
     assert_eq!(
         err(OK, &[("queue.betared.theta", "1.0")]),
-        "queue.betared.theta: must be in (0, 1)"
+        "queue.betared.theta: must be in [0.005, 1)"
     );
     assert_eq!(
         err(OK, &[("queue.betared.q_target_pkts", "1200")]),

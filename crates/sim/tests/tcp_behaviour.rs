@@ -2,106 +2,11 @@
 //! fixed rate and delay, with chosen packets dropped. Checks fast retransmit, window
 //! reduction (Reno ½, CUBIC 0.7), RTO back-off and loss-free link filling.
 
-use sim::packet::Packet;
+mod tcp_path;
+
 use sim::tcp::config::{CcKind, TcpConfig};
-use sim::tcp::receiver::Receiver;
-use sim::tcp::sender::Sender;
-use sim::time::{ms_to_ns, s_to_ns, tx_time_ns};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
-
-const SENDER: u32 = 0;
-const RECEIVER: u32 = 1;
-
-/// A packet on the wire: (arrival time, order, destination, seq, flags, sent time).
-type OnWire = Reverse<(u64, u64, u32, u32, u8, u64)>;
-
-/// What happened on the path.
-#[derive(Default)]
-struct Trace {
-    /// (time, seq) of every data transmission.
-    sends: Vec<(u64, u32)>,
-    /// (time, cwnd) after every ACK.
-    cwnd: Vec<(u64, f64)>,
-    delivered: u32,
-}
-
-/// Run one flow for `duration_s` over a link of `rate_bps` and one-way `delay_ms`;
-/// `drop(seq, nth_transmission, time)` says which data packets are lost.
-fn run_path(
-    cfg: &TcpConfig,
-    duration_s: f64,
-    rate_bps: u64,
-    delay_ms: f64,
-    mut drop: impl FnMut(u32, u32, u64) -> bool,
-) -> (Sender, Trace) {
-    let mut tx = Sender::new(0, RECEIVER, cfg);
-    let mut rx = Receiver::new(0, SENDER);
-    let delay = ms_to_ns(delay_ms);
-    let end = s_to_ns(duration_s);
-    let mut heap: BinaryHeap<OnWire> = BinaryHeap::new();
-    let mut seq_no = 0u64;
-    let mut link_free = 0u64;
-    let mut times_sent: HashMap<u32, u32> = HashMap::new();
-    let mut trace = Trace::default();
-    let mut out = Vec::new();
-    let mut now = 0u64;
-    tx.start(0, cfg, &mut out);
-    loop {
-        // Put whatever the endpoints produced on the wire.
-        for p in out.drain(..) {
-            let arrive = if p.is_ack() {
-                now + delay
-            } else {
-                trace.sends.push((now, p.seq));
-                let n = times_sent.entry(p.seq).or_insert(0);
-                *n += 1;
-                if drop(p.seq, *n, now) {
-                    continue;
-                }
-                let start = link_free.max(now);
-                link_free = start + tx_time_ns(p.size_bytes, rate_bps);
-                link_free + delay
-            };
-            seq_no += 1;
-            heap.push(Reverse((arrive, seq_no, p.dst, p.seq, p.flags, p.sent_ns)));
-        }
-        let next_pkt = heap.peek().map(|r| r.0 .0).unwrap_or(u64::MAX);
-        let next_rto = tx.rto_deadline_ns().unwrap_or(u64::MAX);
-        let next_delack = rx.delack_deadline_ns().unwrap_or(u64::MAX);
-        let next = next_pkt.min(next_rto).min(next_delack);
-        if next > end {
-            break;
-        }
-        now = next;
-        if next == next_pkt {
-            let Reverse((_, _, dst, seq, flags, sent_ns)) = heap.pop().unwrap();
-            let pkt = Packet {
-                flow: 0,
-                seq,
-                dst,
-                size_bytes: if dst == SENDER {
-                    cfg.ack_bytes
-                } else {
-                    cfg.packet_bytes
-                },
-                sent_ns,
-                flags,
-            };
-            if dst == SENDER {
-                tx.on_ack(&pkt, now, cfg, &mut out);
-                trace.cwnd.push((now, tx.cwnd_pkts()));
-            } else {
-                trace.delivered += rx.on_data(&pkt, now, cfg, &mut out);
-            }
-        } else if next == next_rto {
-            tx.on_rto(now, cfg, &mut out);
-        } else {
-            rx.on_delack_timer(now, cfg, &mut out);
-        }
-    }
-    (tx, trace)
-}
+use sim::time::s_to_ns;
+use tcp_path::run_path;
 
 fn config(cc: CcKind) -> TcpConfig {
     TcpConfig {

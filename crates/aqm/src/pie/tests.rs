@@ -19,8 +19,17 @@ fn queue(len_bytes: u64) -> QueueView {
     }
 }
 
+/// The defaults with RFC 8033's burst allowance and short-queue test.
+fn rfc_params() -> PieParams {
+    PieParams {
+        burst_rule: BurstRule::Rfc8033,
+        short_queue_rule: ShortQueueRule::Rfc8033,
+        ..PieParams::default()
+    }
+}
+
 fn new_pie() -> Pie {
-    Pie::new(PieParams::default()).unwrap()
+    Pie::new(rfc_params()).unwrap()
 }
 
 /// Record a timestamp sample (a departure with `sojourn_ms`, queue left non-empty) and run
@@ -104,7 +113,7 @@ fn cap_drop_adjustment_limits_the_increase_at_high_p() {
     assert!(close(capped.p(), 0.17));
     let mut uncapped = Pie::new(PieParams {
         use_cap_drop_adjustment: false,
-        ..PieParams::default()
+        ..rfc_params()
     })
     .unwrap();
     uncapped.vars.p = 0.15;
@@ -287,7 +296,7 @@ fn ecn_marks_only_up_to_the_threshold() {
 fn derandomization_spaces_drops() {
     let params = PieParams {
         use_derandomization: true,
-        ..PieParams::default()
+        ..rfc_params()
     };
     let mut pie = Pie::new(params).unwrap();
     pie.vars.p = 0.1;
@@ -323,7 +332,7 @@ fn derandomization_spaces_drops() {
 fn dequeue_rate_estimator_gives_littles_law_delay() {
     let mut pie = Pie::new(PieParams {
         use_dequeue_rate_estimator: true,
-        ..PieParams::default()
+        ..rfc_params()
     })
     .unwrap();
     let mut rng = Rng::from_seed(1);
@@ -368,56 +377,56 @@ fn bad_parameters_name_the_field() {
         (
             PieParams {
                 target_ms: 0.0,
-                ..PieParams::default()
+                ..rfc_params()
             },
             "target_ms",
         ),
         (
             PieParams {
                 t_update_ms: -1.0,
-                ..PieParams::default()
+                ..rfc_params()
             },
             "t_update_ms",
         ),
         (
             PieParams {
                 alpha: f64::NAN,
-                ..PieParams::default()
+                ..rfc_params()
             },
             "alpha",
         ),
         (
             PieParams {
                 beta: -0.1,
-                ..PieParams::default()
+                ..rfc_params()
             },
             "beta",
         ),
         (
             PieParams {
                 max_burst_ms: f64::INFINITY,
-                ..PieParams::default()
+                ..rfc_params()
             },
             "max_burst_ms",
         ),
         (
             PieParams {
                 mean_pkt_bytes: 0,
-                ..PieParams::default()
+                ..rfc_params()
             },
             "mean_pkt_bytes",
         ),
         (
             PieParams {
                 dq_threshold_bytes: 0,
-                ..PieParams::default()
+                ..rfc_params()
             },
             "dq_threshold_bytes",
         ),
         (
             PieParams {
                 ecn_max_p: 1.5,
-                ..PieParams::default()
+                ..rfc_params()
             },
             "ecn_max_p",
         ),
@@ -427,7 +436,104 @@ fn bad_parameters_name_the_field() {
     }
     assert!(Pie::new(PieParams {
         max_burst_ms: 0.0,
-        ..PieParams::default()
+        ..rfc_params()
     })
     .is_ok());
+}
+
+#[test]
+fn ns3_burst_allowance_armed_by_the_first_arrival_with_p_held_at_zero() {
+    let mut pie = Pie::new(PieParams::default()).unwrap();
+    let mut rng = Rng::from_seed(1);
+    assert_eq!(pie.vars.burst_allowance_ns, 0, "not armed before traffic");
+    // Congested updates before any arrival raise p: the allowance is not armed yet.
+    update_with(&mut pie, 0, 60.0);
+    assert!(pie.p() > 0.0);
+    let p0 = pie.p();
+    // The first arrival arms MAX_BURST = 150 ms; p is then held at 0 for 10 updates of 15 ms.
+    assert_eq!(
+        pie.on_enqueue(MS, PKT, &queue(100_000), &mut rng),
+        EnqueueVerdict::Accept
+    );
+    assert_eq!(pie.vars.burst_allowance_ns, 150 * MS);
+    assert!(p0 > 0.0);
+    for k in 1..=10 {
+        update_with(&mut pie, k * 15 * MS, 60.0);
+        assert_eq!(pie.p(), 0.0, "update {k}");
+    }
+    assert_eq!(pie.vars.burst_allowance_ns, 0);
+    // Allowance spent: 60 ms against 15 ms raises p again, α·0.045 + β·0 = 0.005625 / 2048.
+    update_with(&mut pie, 165 * MS, 60.0);
+    assert!(close(pie.p(), 0.125 * 0.045 / 2048.0), "{}", pie.p());
+}
+
+#[test]
+fn ns3_burst_allowance_re_armed_only_after_1_5_s_of_quiet() {
+    let mut pie = Pie::new(PieParams::default()).unwrap();
+    let mut rng = Rng::from_seed(1);
+    pie.on_enqueue(0, PKT, &queue(0), &mut rng);
+    // 10 quiet updates spend the allowance (state: protecting → in burst at the 10th); then
+    // ⌊1.5 s / 15 ms⌋ = 100 quiet updates are counted and the 101st returns to "no burst".
+    let mut t = 0;
+    for _ in 0..10 {
+        t += 15 * MS;
+        update_with(&mut pie, t, 0.0);
+    }
+    assert_eq!(pie.vars.burst_state, BurstState::InBurst);
+    for _ in 0..100 {
+        t += 15 * MS;
+        update_with(&mut pie, t, 0.0);
+        pie.on_enqueue(t, PKT, &queue(0), &mut rng);
+        assert_eq!(pie.vars.burst_allowance_ns, 0, "not re-armed at {t}");
+    }
+    t += 15 * MS;
+    update_with(&mut pie, t, 0.0);
+    assert_eq!(pie.vars.burst_state, BurstState::NoBurst);
+    pie.on_enqueue(t, PKT, &queue(0), &mut rng);
+    assert_eq!(
+        pie.vars.burst_allowance_ns,
+        150 * MS,
+        "re-armed by the next arrival"
+    );
+}
+
+#[test]
+fn ns3_short_queue_counts_packets_in_a_packet_buffer() {
+    let mut pie = Pie::new(PieParams::default()).unwrap();
+    pie.vars.p = 1.0;
+    pie.vars.burst_state = BurstState::InBurst;
+    pie.vars.qdelay_old_ns = 30 * MS;
+    let mut rng = Rng::from_seed(1);
+    // Two 64-byte packets: 128 bytes, "short" either way; three 64-byte packets (192 bytes)
+    // are short by RFC 8033's 2000 bytes but not by ns-3's 2 packets in a packet buffer.
+    let small = |n: u32| QueueView {
+        len_pkts: n,
+        len_bytes: 64 * u64::from(n),
+        ..queue(0)
+    };
+    assert_eq!(
+        pie.on_enqueue(0, PKT, &small(2), &mut rng),
+        EnqueueVerdict::Accept
+    );
+    assert_eq!(
+        pie.on_enqueue(0, PKT, &small(3), &mut rng),
+        EnqueueVerdict::ForcedDrop
+    );
+    let mut rfc = Pie::new(rfc_params()).unwrap();
+    rfc.vars.p = 1.0;
+    rfc.vars.burst_allowance_ns = 0;
+    rfc.vars.qdelay_old_ns = 30 * MS;
+    assert_eq!(
+        rfc.on_enqueue(0, PKT, &small(3), &mut rng),
+        EnqueueVerdict::Accept
+    );
+    // A byte-counted buffer uses bytes under the ns-3 rule too.
+    let bytes = QueueView {
+        limit_bytes: 1_000_000,
+        ..small(3)
+    };
+    assert_eq!(
+        pie.on_enqueue(0, PKT, &bytes, &mut rng),
+        EnqueueVerdict::Accept
+    );
 }

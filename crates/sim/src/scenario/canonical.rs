@@ -44,6 +44,8 @@ fn tcp(c: &TcpConfig) -> Value {
     table(vec![
         ("preset", s(&c.preset)),
         ("cc", s(cc_name(c.cc))),
+        ("recovery", s(c.recovery.name())),
+        ("rtt_estimator", s(c.rtt_estimator.name())),
         ("packet_bytes", i(c.packet_bytes)),
         ("header_bytes", i(c.header_bytes)),
         ("ack_bytes", i(c.ack_bytes)),
@@ -56,6 +58,7 @@ fn tcp(c: &TcpConfig) -> Value {
         ("delayed_ack", Value::Boolean(c.delayed_ack)),
         ("delack_count", i(c.delack_count)),
         ("delack_timeout_ms", f(c.delack_timeout_ms)),
+        ("max_burst_pkts", i(c.max_burst_pkts)),
         ("dupack_threshold", i(c.dupack_threshold)),
         ("ecn", Value::Boolean(c.ecn)),
         ("cubic_c", f(c.cubic_c)),

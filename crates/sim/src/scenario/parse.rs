@@ -8,7 +8,7 @@ use super::measure;
 use super::model::*;
 use super::overrides::Overridden;
 use super::reader::{array_of_tables, as_f64, num, type_name, Range, Section};
-use crate::tcp::config::{CcKind, TcpConfig, PRESETS};
+use crate::tcp::config::{CcKind, RecoveryKind, RttEstimatorKind, TcpConfig, PRESETS};
 use crate::time::{MAX_TIME_MS, MAX_TIME_S};
 use crate::traffic;
 use aqm::{
@@ -224,9 +224,17 @@ fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
     if header_bytes >= packet_bytes {
         return Err(s.error("header_bytes", "must be smaller than packet_bytes"));
     }
+    let recovery = s.choice("recovery", RecoveryKind::NAMES, Some(base.recovery.name()))?;
+    let rtt_estimator = s.choice(
+        "rtt_estimator",
+        RttEstimatorKind::NAMES,
+        Some(base.rtt_estimator.name()),
+    )?;
     let c = TcpConfig {
         preset: preset.to_string(),
         cc,
+        recovery: RecoveryKind::from_name(recovery).expect("a listed name"),
+        rtt_estimator: RttEstimatorKind::from_name(rtt_estimator).expect("a listed name"),
         packet_bytes,
         header_bytes,
         ack_bytes: s.int("ack_bytes", Some(base.ack_bytes.into()), 20, 1500)? as u32,
@@ -252,6 +260,12 @@ fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
             Some(base.delack_timeout_ms),
             Range::Closed(MIN_TIMEOUT_S * 1e3, MAX_TIME_MS),
         )?,
+        max_burst_pkts: s.int(
+            "max_burst_pkts",
+            Some(base.max_burst_pkts.into()),
+            0,
+            1 << 30,
+        )? as u32,
         dupack_threshold: s.int(
             "dupack_threshold",
             Some(base.dupack_threshold.into()),

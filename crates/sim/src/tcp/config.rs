@@ -12,6 +12,72 @@ pub enum CcKind {
     Cubic,
 }
 
+/// Loss recovery after a fast retransmit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecoveryKind {
+    /// NewReno (RFC 6582): partial ACKs retransmit the next hole and stay in recovery.
+    NewReno,
+    /// Classic Reno (RFC 5681 §3.2): the first ACK of new data, even a partial one, ends
+    /// recovery; a second loss in the window usually waits for the retransmission timer.
+    Reno,
+}
+
+impl RecoveryKind {
+    /// Names as written in scenarios.
+    pub const NAMES: &'static [&'static str] = &["newreno", "reno"];
+
+    /// The name as written in scenarios.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecoveryKind::NewReno => "newreno",
+            RecoveryKind::Reno => "reno",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "newreno" => Some(RecoveryKind::NewReno),
+            "reno" => Some(RecoveryKind::Reno),
+            _ => None,
+        }
+    }
+}
+
+/// How RTT samples are taken and the retransmission timeout computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RttEstimatorKind {
+    /// RFC 6298 in floating point, a sample from every ACK of new data (Karn's rule).
+    Rfc6298,
+    /// ns-2's estimator: one timed segment per RTT, a coarse clock of `clock_granularity_s`
+    /// ticks, and Jacobson's scaled-integer SRTT/RTTVAR.
+    Ns2,
+}
+
+impl RttEstimatorKind {
+    /// Names as written in scenarios.
+    pub const NAMES: &'static [&'static str] = &["rfc6298", "ns2"];
+
+    /// The name as written in scenarios.
+    pub fn name(self) -> &'static str {
+        match self {
+            RttEstimatorKind::Rfc6298 => "rfc6298",
+            RttEstimatorKind::Ns2 => "ns2",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "rfc6298" => Some(RttEstimatorKind::Rfc6298),
+            "ns2" => Some(RttEstimatorKind::Ns2),
+            _ => None,
+        }
+    }
+}
+
 /// Every TCP knob of a run. Window sizes are in segments; a segment is one full-size packet.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TcpConfig {
@@ -19,6 +85,10 @@ pub struct TcpConfig {
     pub preset: String,
     /// Congestion control.
     pub cc: CcKind,
+    /// Loss recovery after a fast retransmit: NewReno or classic Reno.
+    pub recovery: RecoveryKind,
+    /// RTT sampling and RTO computation: RFC 6298 or ns-2's.
+    pub rtt_estimator: RttEstimatorKind,
     /// IP packet size of a full data segment, bytes (headers included).
     pub packet_bytes: u32,
     /// TCP/IP header bytes inside `packet_bytes` (the rest is payload).
@@ -35,7 +105,8 @@ pub struct TcpConfig {
     pub initial_rto_s: f64,
     /// Upper bound on the backed-off retransmission timeout, seconds.
     pub max_rto_s: f64,
-    /// Clock granularity G of RFC 6298 (2.3), seconds.
+    /// Clock granularity G of RFC 6298 (2.3), seconds; with the ns-2 estimator, its clock
+    /// tick (tcpTick_).
     pub clock_granularity_s: f64,
     /// Delayed acknowledgements (true) or one ACK per data packet (false).
     pub delayed_ack: bool,
@@ -43,6 +114,9 @@ pub struct TcpConfig {
     pub delack_count: u32,
     /// With delayed ACKs: acknowledge at the latest this long after an unacknowledged segment.
     pub delack_timeout_ms: f64,
+    /// At most this many new segments sent in response to one ACK (ns-2's maxburst_);
+    /// 0 means no limit.
+    pub max_burst_pkts: u32,
     /// Duplicate ACKs that trigger fast retransmit.
     pub dupack_threshold: u32,
     /// ECN-capable senders (RFC 3168): marks instead of drops where the AQM allows.
@@ -62,12 +136,14 @@ impl TcpConfig {
     /// ns-3.37's defaults (tcp-socket.cc, tcp-socket-base.cc, tcp-cubic.cc, rtt-estimator.cc):
     /// TcpCubic, InitialCwnd 10, DelAckCount 2 / DelAckTimeout 200 ms, MinRto 1 s,
     /// InitialEstimation 1 s, ClockGranularity 1 ms, ReTxThreshold 3, UseEcn off, RcvBufSize
-    /// 131072 B, Cubic C 0.4, Beta 0.7, FastConvergence on; 1000-byte IP packets as the
-    /// BetaRED paper used.
+    /// 131072 B, Cubic C 0.4, Beta 0.7, FastConvergence on, NewReno recovery, an RFC 6298
+    /// estimator, no burst limit; 1000-byte IP packets as the BetaRED paper used.
     pub fn ns3() -> Self {
         TcpConfig {
             preset: "ns3".into(),
             cc: CcKind::Cubic,
+            recovery: RecoveryKind::NewReno,
+            rtt_estimator: RttEstimatorKind::Rfc6298,
             packet_bytes: 1000,
             header_bytes: 40,
             ack_bytes: 40,
@@ -80,6 +156,7 @@ impl TcpConfig {
             delayed_ack: true,
             delack_count: 2,
             delack_timeout_ms: 200.0,
+            max_burst_pkts: 0,
             dupack_threshold: 3,
             ecn: false,
             cubic_c: 0.4,
@@ -88,13 +165,16 @@ impl TcpConfig {
         }
     }
 
-    /// ns-2.35's defaults (tcl/lib/ns-default.tcl, Agent/TCP): Reno, an ACK for every
-    /// packet, packetSize_ 1000 B of payload plus 40 B of headers, windowInit_ 2, window_ 20,
-    /// minrto_ 0.2 s, rtxcur_init_ 3 s, maxrto_ 60 s, tcpTick_ 10 ms, numdupacks_ 3, ECN off.
+    /// ns-2.35's defaults (tcl/lib/ns-default.tcl, Agent/TCP/Reno and TCPSink): Reno with
+    /// classic Reno recovery, an ACK for every packet, packetSize_ 1000 B of payload plus 40 B
+    /// of headers, windowInit_ 2, window_ 20, maxburst_ 0, minrto_ 0.2 s, rtxcur_init_ 3 s,
+    /// maxrto_ 60 s, tcpTick_ 10 ms with ns-2's RTT estimator, numdupacks_ 3, ECN off.
     pub fn ns2() -> Self {
         TcpConfig {
             preset: "ns2".into(),
             cc: CcKind::Reno,
+            recovery: RecoveryKind::Reno,
+            rtt_estimator: RttEstimatorKind::Ns2,
             packet_bytes: 1040,
             header_bytes: 40,
             ack_bytes: 40,
@@ -107,6 +187,7 @@ impl TcpConfig {
             delayed_ack: false,
             delack_count: 1,
             delack_timeout_ms: 100.0,
+            max_burst_pkts: 0,
             dupack_threshold: 3,
             ecn: false,
             cubic_c: 0.4,

@@ -7,4 +7,5 @@ pub mod cubic;
 pub mod receiver;
 pub mod reno;
 pub mod rtt;
+pub mod rtt_ns2;
 pub mod sender;

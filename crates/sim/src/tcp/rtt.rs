@@ -1,12 +1,80 @@
-//! Retransmission timer per RFC 6298: SRTT/RTTVAR estimation, minimum and maximum RTO,
-//! exponential back-off. Karn's rule (no samples from retransmitted segments) is applied by
-//! the sender, which knows what it retransmitted.
+//! The retransmission timer of a sender: RTT sampling and the RTO, either per RFC 6298 (a
+//! sample from every ACK of new data, floating-point SRTT/RTTVAR) or as ns-2 does
+//! ([`super::rtt_ns2`]), behind one interface. Both apply Karn's rule: no sample from a
+//! retransmitted segment.
 
-use super::config::TcpConfig;
+use super::config::{RttEstimatorKind, TcpConfig};
+use super::rtt_ns2::Ns2Estimator;
 
-/// RTT estimator and retransmission timeout.
+/// The RTT estimator and retransmission timeout of one sender.
 #[derive(Clone, Debug)]
-pub struct RttEstimator {
+pub enum RttEstimator {
+    /// RFC 6298.
+    Rfc6298(Rfc6298Estimator),
+    /// ns-2's tick-based estimator.
+    Ns2(Ns2Estimator),
+}
+
+impl RttEstimator {
+    /// The estimator the configuration asks for.
+    pub fn new(cfg: &TcpConfig) -> Self {
+        match cfg.rtt_estimator {
+            RttEstimatorKind::Rfc6298 => RttEstimator::Rfc6298(Rfc6298Estimator::new(cfg)),
+            RttEstimatorKind::Ns2 => RttEstimator::Ns2(Ns2Estimator::new(cfg)),
+        }
+    }
+
+    /// Segment `seq` went on the wire at `now_ns`; `new_data` is false for a retransmission.
+    pub fn on_transmit(&mut self, seq: u32, new_data: bool, now_ns: u64) {
+        if let RttEstimator::Ns2(e) = self {
+            e.on_transmit(seq, new_data, now_ns);
+        }
+    }
+
+    /// An ACK of new data arrived: everything below `ackno` is acknowledged. `karn_sample_s` is
+    /// the RTT of the newest segment it acknowledges when that segment was sent only once.
+    /// Returns whether an RTT sample was taken.
+    pub fn on_new_ack(&mut self, ackno: u32, now_ns: u64, karn_sample_s: Option<f64>) -> bool {
+        match self {
+            RttEstimator::Rfc6298(e) => match karn_sample_s {
+                Some(r_s) => {
+                    e.sample(r_s);
+                    true
+                }
+                None => false,
+            },
+            RttEstimator::Ns2(e) => e.on_new_ack(ackno, now_ns),
+        }
+    }
+
+    /// Double the timeout after an expiry.
+    pub fn back_off(&mut self) {
+        match self {
+            RttEstimator::Rfc6298(e) => e.back_off(),
+            RttEstimator::Ns2(e) => e.back_off(),
+        }
+    }
+
+    /// The timeout in force, back-off included, seconds.
+    pub fn rto_s(&self) -> f64 {
+        match self {
+            RttEstimator::Rfc6298(e) => e.rto_s(),
+            RttEstimator::Ns2(e) => e.rto_s(),
+        }
+    }
+
+    /// Smoothed RTT, seconds, if measured.
+    pub fn srtt_s(&self) -> Option<f64> {
+        match self {
+            RttEstimator::Rfc6298(e) => e.srtt_s(),
+            RttEstimator::Ns2(e) => e.srtt_s(),
+        }
+    }
+}
+
+/// RFC 6298's estimator: SRTT/RTTVAR, minimum and maximum RTO, exponential back-off.
+#[derive(Clone, Debug)]
+pub struct Rfc6298Estimator {
     /// Smoothed RTT, seconds (None before the first sample).
     srtt_s: Option<f64>,
     /// RTT variation, seconds.
@@ -24,10 +92,10 @@ pub struct RttEstimator {
 const ALPHA: f64 = 0.125;
 const BETA: f64 = 0.25;
 
-impl RttEstimator {
+impl Rfc6298Estimator {
     /// Before any sample the RTO is the configured initial value (RFC 6298 (2.1)).
     pub fn new(cfg: &TcpConfig) -> Self {
-        RttEstimator {
+        Rfc6298Estimator {
             srtt_s: None,
             rttvar_s: 0.0,
             rto_s: cfg.initial_rto_s,
@@ -81,7 +149,7 @@ mod tests {
     fn rfc6298_first_and_later_samples() {
         let mut cfg = TcpConfig::ns3();
         cfg.min_rto_s = 0.2;
-        let mut e = RttEstimator::new(&cfg);
+        let mut e = Rfc6298Estimator::new(&cfg);
         assert_eq!(e.rto_s(), 1.0);
         e.sample(0.1);
         // SRTT = 0.1, RTTVAR = 0.05, RTO = 0.1 + 4·0.05 = 0.3
@@ -95,7 +163,7 @@ mod tests {
     #[test]
     fn backoff_doubles_up_to_the_maximum() {
         let cfg = TcpConfig::ns3();
-        let mut e = RttEstimator::new(&cfg);
+        let mut e = Rfc6298Estimator::new(&cfg);
         let mut seen = vec![e.rto_s()];
         for _ in 0..8 {
             e.back_off();

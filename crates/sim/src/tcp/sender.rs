@@ -1,8 +1,9 @@
-//! The TCP sender: slow start and congestion avoidance (RFC 5681), fast retransmit and
-//! NewReno fast recovery (RFC 6582), the retransmission timer (RFC 6298) with Karn's rule and
-//! go-back-N after a timeout, and the ECN response (RFC 3168 §6.1.2). No SACK.
+//! The TCP sender: slow start and congestion avoidance (RFC 5681), fast retransmit with
+//! NewReno (RFC 6582) or classic Reno (RFC 5681 §3.2) fast recovery, the retransmission timer
+//! (RFC 6298 or ns-2's) with Karn's rule and go-back-N after a timeout, a limit on the burst
+//! sent per ACK (ns-2's maxburst_), and the ECN response (RFC 3168 §6.1.2). No SACK.
 
-use super::config::TcpConfig;
+use super::config::{RecoveryKind, TcpConfig};
 use super::congestion::CongestionControl;
 use super::rtt::RttEstimator;
 use crate::packet::{flags, Packet};
@@ -31,6 +32,8 @@ pub struct SenderStats {
     pub fast_recoveries: u64,
     /// Window reductions in response to ECN echoes.
     pub ecn_reductions: u64,
+    /// RTT samples taken.
+    pub rtt_samples: u64,
 }
 
 /// One flow's sending side. Sequence numbers count segments from 0.
@@ -118,12 +121,18 @@ impl Sender {
         self.rto_deadline_ns
     }
 
+    /// The retransmission timeout in force, back-off included, seconds.
+    pub fn rto_s(&self) -> f64 {
+        self.rtt.rto_s()
+    }
+
     fn arm_timer(&mut self, now_ns: u64) {
         self.rto_deadline_ns = Some(now_ns + s_to_ns(self.rtt.rto_s()));
     }
 
     /// Put segment `seq` on the wire.
     fn transmit(&mut self, seq: u32, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
+        self.rtt.on_transmit(seq, seq >= self.snd_max, now_ns);
         if seq < self.snd_max {
             let rec = &mut self.sent[(seq - self.snd_una) as usize];
             rec.retransmitted = true;
@@ -155,12 +164,18 @@ impl Sender {
         }
     }
 
-    /// Send what the window (min of cwnd and the receiver's window) allows.
+    /// Send what the window (min of cwnd and the receiver's window) allows, at most
+    /// `max_burst_pkts` segments when that is not 0 (ns-2's maxburst_).
     fn try_send(&mut self, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
         let window = (self.cwnd_pkts.max(1.0) as u32).min(cfg.rwnd_pkts);
-        while self.snd_nxt < self.app_limit && self.snd_nxt - self.snd_una < window {
+        let mut burst = 0;
+        while self.snd_nxt < self.app_limit
+            && self.snd_nxt - self.snd_una < window
+            && (cfg.max_burst_pkts == 0 || burst < cfg.max_burst_pkts)
+        {
             self.transmit(self.snd_nxt, now_ns, cfg, out);
             self.snd_nxt += 1;
+            burst += 1;
         }
     }
 
@@ -190,16 +205,19 @@ impl Sender {
     fn on_new_ack(&mut self, ackno: u32, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
         let acked = ackno - self.snd_una;
         let newest = self.sent[(acked - 1) as usize];
-        if !newest.retransmitted {
-            // Karn's rule: only segments sent once give an RTT sample.
-            self.rtt.sample(ns_to_s(now_ns - newest.sent_ns));
+        // Karn's rule: only segments sent once give an RTT sample.
+        let karn_sample_s = (!newest.retransmitted).then(|| ns_to_s(now_ns - newest.sent_ns));
+        if self.rtt.on_new_ack(ackno, now_ns, karn_sample_s) {
+            self.stats.rtt_samples += 1;
         }
         self.sent.drain(..acked as usize);
         self.snd_una = ackno;
         self.snd_nxt = self.snd_nxt.max(ackno);
         if self.in_recovery {
-            if self.recover.is_some_and(|r| ackno >= r) {
-                // Full acknowledgement: leave fast recovery (RFC 6582 §3.2 step 3, option 2).
+            if cfg.recovery == RecoveryKind::Reno || self.recover.is_some_and(|r| ackno >= r) {
+                // Classic Reno leaves fast recovery on the first ACK of new data, deflating the
+                // window to ssthresh (RFC 5681 §3.2 step 6, as ns-2's Agent/TCP/Reno does);
+                // NewReno on a full acknowledgement (RFC 6582 §3.2 step 3, option 2).
                 self.in_recovery = false;
                 self.dupacks = 0;
                 self.cwnd_pkts = self.ssthresh_pkts;
@@ -241,7 +259,9 @@ impl Sender {
             // Window inflation by one segment per duplicate (RFC 5681 §3.2 step 4).
             self.cwnd_pkts += 1.0;
         } else if self.dupacks == cfg.dupack_threshold && self.recover.is_none_or(|r| ackno > r) {
-            // Fast retransmit and entry into fast recovery (RFC 6582 §3.2 steps 1–2).
+            // Fast retransmit and entry into fast recovery (RFC 6582 §3.2 steps 1–2). Only
+            // duplicates above `recover` start an episode, for Reno too (as ns-2's Reno with its
+            // default bug_fix_): a second loss in a window Reno left early waits for the timer.
             self.stats.fast_recoveries += 1;
             let flight = self.snd_max - self.snd_una;
             self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, flight);
