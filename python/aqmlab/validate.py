@@ -232,15 +232,26 @@ def find_ns() -> str:
     return ns
 
 
+_RUNNING: set[subprocess.Popen] = set()
+"""The ns-2 processes running now, killed when the validation is interrupted."""
+
+
 def run_ns2(ns: str, case: Case, seed: int, timeout_s: float) -> dict[str, Any]:
     cmd = ns2_command(ns, case, seed)
     t0 = time.monotonic()
-    try:
-        done = subprocess.run(
-            cmd, capture_output=True, text=True, timeout=timeout_s, cwd=SCRIPT.parent
-        )
-    except subprocess.TimeoutExpired:
-        raise ValidationError(f"ns-2 took longer than {timeout_s:g} s") from None
+    with subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=SCRIPT.parent
+    ) as proc:
+        _RUNNING.add(proc)
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise ValidationError(f"ns-2 took longer than {timeout_s:g} s") from None
+        finally:
+            _RUNNING.discard(proc)
+    done = subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr)
     wall = time.monotonic() - t0
     if done.returncode != 0:
         tail = " ".join(done.stderr.strip().splitlines()[-2:])
@@ -376,6 +387,8 @@ def execute(
         except BaseException:
             for fut in remaining:
                 fut.cancel()
+            for proc in list(_RUNNING):  # an unfinished ns-2 run is not kept: stop it
+                proc.kill()
             raise
     return outcome
 
