@@ -28,3 +28,14 @@ def float_list(text: str) -> list[float]:
             f"invalid list {text!r}: expected finite numbers such as 0.05,0.1"
         )
     return values
+
+
+def job_count(text: str) -> int:
+    """A positive number of worker processes."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"invalid job count {text!r}: expected an integer >= 1")
+    return jobs

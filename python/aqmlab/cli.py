@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _core
-from .arg_types import finite_float, float_list
+from .arg_types import finite_float, float_list, job_count
 from .cli_inspect import add_parser as add_inspect_parser
 from .compare import CompareError, compare_table
 from .experiment import Experiment, ExperimentError, is_experiment_file
@@ -137,17 +137,6 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     except CompareError as e:
         raise CliError(str(e)) from None
     return 0
-
-
-def _jobs(text: str) -> int:
-    """A positive number of worker processes."""
-    try:
-        jobs = int(text)
-    except ValueError:
-        jobs = 0
-    if jobs < 1:
-        raise argparse.ArgumentTypeError(f"invalid job count {text!r}: expected an integer >= 1")
-    return jobs
 
 
 
@@ -323,7 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_sweep.add_argument("file", metavar="EXPERIMENT", help="experiment TOML file")
     p_sweep.add_argument("--quick", action="store_true", help="use the file's [quick] grid")
-    p_sweep.add_argument("--jobs", type=_jobs, help=jobs_help)
+    p_sweep.add_argument("--jobs", type=job_count, help=jobs_help)
     p_sweep.add_argument(
         "--out",
         metavar="DIR",
@@ -340,7 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_repro.add_argument(
         "--quick", action="store_true", help="reduced grids and shorter runs (a few minutes)"
     )
-    p_repro.add_argument("--jobs", type=_jobs, help=jobs_help)
+    p_repro.add_argument("--jobs", type=job_count, help=jobs_help)
     p_repro.add_argument(
         "--out",
         metavar="DIR",

@@ -11,21 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from . import validate
+from .arg_types import job_count
 from .outdir import open_resumable
 
 RESULTS_DIR = Path("results")
 
 ErrorType = Callable[[str], Exception]
-
-
-def _jobs(text: str) -> int:
-    try:
-        jobs = int(text)
-    except ValueError:
-        jobs = 0
-    if jobs < 1:
-        raise argparse.ArgumentTypeError(f"invalid job count {text!r}: expected an integer >= 1")
-    return jobs
 
 
 def cmd_ns2(args: argparse.Namespace) -> int:
@@ -74,7 +65,7 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
     p.add_argument(
         "--quick", action="store_true", help="N = 100, 30 s runs, 2 seeds (about a minute)"
     )
-    p.add_argument("--jobs", type=_jobs, help="runs at a time (default: the CPUs, at most 2)")
+    p.add_argument("--jobs", type=job_count, help="runs at a time (default: the CPUs, at most 2)")
     p.add_argument(
         "--out",
         metavar="DIR",

@@ -8,8 +8,8 @@ use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
 use crate::param_doc::{DescribedParams, ParamDoc, SPACING};
 use crate::red::{
-    validate_common, BYTE_MODE_DOC, IDLE_CORRECTION_DOC, MEAN_PKT_BYTES_DOC, SMALL_QUEUE_GUARD_DOC,
-    W_DOC,
+    validate_common, BYTE_MODE_DOC, IDLE_CORRECTION_DOC, MEAN_PKT_BYTES_DOC, Q_MIN_DOC,
+    SMALL_QUEUE_GUARD_DOC, W_DOC,
 };
 use crate::red_core::{RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
@@ -64,12 +64,7 @@ impl Default for BetaRedParams {
 impl DescribedParams for BetaRedParams {
     const AQM: &'static str = "betared";
     const PARAMS: &'static [ParamDoc] = &[
-        ParamDoc::new(
-            "q_min_pkts",
-            "packets",
-            ">= 0",
-            "minimum threshold q_min: no early drops while q_avg is below it",
-        ),
+        Q_MIN_DOC,
         ParamDoc::new(
             "q_max_pkts",
             "packets",

@@ -59,12 +59,7 @@ impl Default for RedParams {
 impl DescribedParams for RedParams {
     const AQM: &'static str = "red";
     const PARAMS: &'static [ParamDoc] = &[
-        ParamDoc::new(
-            "q_min_pkts",
-            "packets",
-            ">= 0",
-            "minimum threshold q_min: no early drops while q_avg is below it",
-        ),
+        Q_MIN_DOC,
         ParamDoc::new(
             "q_max_pkts",
             "packets",
@@ -116,6 +111,13 @@ pub(crate) const IDLE_CORRECTION_DOC: ParamDoc = ParamDoc::new(
     "",
     FLAG,
     "decay q_avg over idle periods (Floyd & Jacobson 1993, §11)",
+);
+/// The minimum threshold of RED and BetaRED.
+pub(crate) const Q_MIN_DOC: ParamDoc = ParamDoc::new(
+    "q_min_pkts",
+    "packets",
+    ">= 0",
+    "minimum threshold q_min: no early drops while q_avg is below it",
 );
 /// The typical packet size, shared by the RED family.
 pub(crate) const MEAN_PKT_BYTES_DOC: ParamDoc = ParamDoc::new(
