@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Build the ns-3 version of BetaRED scenario 2 (betared_dumbbell.cc) against Debian's ns-3 3.37
-# and run it with drop tail and with RED, one run after the other. Optional benchmark, not part
-# of the test suite; see docs/validation-ns3.md.
+# Build the ns-3 version of the BetaRED dumbbell (betared_dumbbell.cc) against Debian's ns-3 3.37
+# and run it with each AQM in $AQMS, one run after the other. Optional benchmark, not part of the
+# test suite; `aqmlab validate ns3` builds and runs the same program. See docs/validation-ns3.md.
 #
 # Usage: benches/ns3/run_ns3.sh [extra program options, e.g. --duration=20 --schedule=constant]
-# Environment: AQMS ("droptail red"), BUILD_DIR (target/ns3), OUT_DIR (results/ns3),
+# Environment: AQMS ("droptail red"; also ared, pie, codel), BUILD_DIR (target/ns3), OUT_DIR (results/ns3),
 #              CXX (g++), NICE (nice; set empty to run at normal priority).
 # Prints one JSON line per run on stdout, with the wall time and peak RSS of the whole process
 # (from /usr/bin/time -v) added as wall_s and max_rss_kb.
@@ -39,11 +39,15 @@ if [[ -n "$version" && "$version" != "ns-3.37" ]]; then
     echo "run_ns3.sh: warning: written for ns-3.37, found $version" >&2
 fi
 
-libs=(-lns3-applications -lns3-flow-monitor -lns3-traffic-control -lns3-point-to-point
+libs=(-lns3-applications -lns3-traffic-control -lns3-point-to-point
       -lns3-internet -lns3-network -lns3-core)
 mkdir -p "$build_dir" "$out_dir"
 bin="$build_dir/betared_dumbbell"
-if [[ ! -x "$bin" || "$here/betared_dumbbell.cc" -nt "$bin" ]]; then
+stale=0
+for src in "$here"/betared_dumbbell.cc "$here"/*.h; do
+    if [[ "$src" -nt "$bin" ]]; then stale=1; fi
+done
+if [[ ! -x "$bin" || $stale == 1 ]]; then
     echo "building $bin" >&2
     $nice_cmd "$cxx" -O2 -std=c++17 -I"$inc_dir" "$here/betared_dumbbell.cc" -o "$bin" \
         "${libs[@]}" || die "build failed (is libns3-dev 3.37 installed? apt-get install \

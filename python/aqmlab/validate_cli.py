@@ -1,6 +1,6 @@
-"""`aqmlab validate ns2 [--quick] [--jobs N] [--out DIR] [--overwrite]`: run the same
-single-bottleneck scenarios in aqmlab and in ns-2.35 (resumable) and write a comparison page.
-See docs/validation-ns2.md."""
+"""`aqmlab validate ns2|ns3 [--quick] [--jobs N] [--out DIR] [--overwrite]`: run the same
+scenarios in aqmlab and in ns-2.35 or ns-3.37 (resumable) and write a comparison page. See
+docs/validation-ns2.md and docs/validation-ns3.md."""
 
 from __future__ import annotations
 
@@ -10,45 +10,93 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import validate
+from . import validate_ns2, validate_ns3
 from .arg_types import job_count
 from .outdir import open_resumable
+from .validate import Outcome, ValidationError, default_jobs
 
 RESULTS_DIR = Path("results")
 
 ErrorType = Callable[[str], Exception]
 
 
-def cmd_ns2(args: argparse.Namespace) -> int:
-    error: ErrorType = args.validate_error
-    try:
-        ns = validate.find_ns()
-        validate.check_files()
-    except validate.ValidationError as e:
-        raise error(str(e)) from None
-    quick = args.quick
-    g = validate.grid(quick)
-    default = RESULTS_DIR / f"validate-ns2{'-quick' if quick else ''}"
-    out = open_resumable(args.out if args.out is not None else default, "validate", args.overwrite)
-    jobs = args.jobs or validate.default_jobs()
-
+def _on_done(args: argparse.Namespace) -> Callable[[str, float], None]:
     def done(rid: str, wall_s: float) -> None:
         if not args.quiet:
             print(f"  stored {rid} ({wall_s:.1f} s)", file=sys.stderr, flush=True)
 
-    outcome = validate.execute(out, g, jobs, ns, on_done=done)
-    path, table = validate.write_outputs(out, g, quick)
+    return done
+
+
+def _report(outcome: Outcome, table: str, pages: list[Path]) -> int:
     print(table)
     print(
         f"\n{outcome.total} runs: {outcome.skipped} already stored, {outcome.ran} run now, "
-        f"{len(outcome.failed or [])} failed"
+        f"{len(outcome.failed)} failed"
     )
-    print(f"page: {path}")
+    for path in pages:
+        print(f"page: {path}")
     if outcome.failed:
         for rid, message in outcome.failed:
             print(f"aqmlab: run {rid} failed: {message}", file=sys.stderr)
         return 1
     return 0
+
+
+def _out_dir(args: argparse.Namespace, simulator: str) -> Path:
+    default = RESULTS_DIR / f"validate-{simulator}{'-quick' if args.quick else ''}"
+    return open_resumable(args.out if args.out is not None else default, "validate", args.overwrite)
+
+
+def cmd_ns2(args: argparse.Namespace) -> int:
+    error: ErrorType = args.validate_error
+    try:
+        ns = validate_ns2.find_ns()
+        validate_ns2.check_files()
+    except ValidationError as e:
+        raise error(str(e)) from None
+    g = validate_ns2.grid(args.quick)
+    out = _out_dir(args, "ns2")
+    jobs = args.jobs or default_jobs()
+    outcome = validate_ns2.execute(out, g, jobs, ns, on_done=_on_done(args))
+    path, table = validate_ns2.write_outputs(out, g, args.quick)
+    return _report(outcome, table, [path])
+
+
+def cmd_ns3(args: argparse.Namespace) -> int:
+    error: ErrorType = args.validate_error
+    g = validate_ns3.grid(args.quick)
+    try:
+        validate_ns3.check_files()
+        validate_ns3.check_grid(g)
+        prog = validate_ns3.program()  # finds ns-3 and g++, builds once per source digest
+    except ValidationError as e:
+        raise error(str(e)) from None
+    out = _out_dir(args, "ns3")
+    jobs = args.jobs or default_jobs()
+    outcome = validate_ns3.execute(out, g, jobs, prog, on_done=_on_done(args))
+    # The full grid's page is the project's page; the quick one stays in its folder.
+    docs = (
+        None if args.quick or not validate_ns3.DOCS_PAGE.parent.is_dir() else validate_ns3.DOCS_PAGE
+    )
+    path, table = validate_ns3.write_outputs(out, g, args.quick, prog, docs_page=docs)
+    return _report(outcome, table, [path] if docs is None else [path, docs])
+
+
+def _add_common(p: argparse.ArgumentParser, simulator: str) -> None:
+    p.add_argument("--jobs", type=job_count, help="runs at a time (default: the CPUs, at most 2)")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help=f"output directory (default {RESULTS_DIR}/validate-{simulator}[-quick])",
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an earlier aqmlab result of another kind in the output folder "
+        "(an earlier validation is resumed)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no line per finished run")
 
 
 def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
@@ -65,18 +113,18 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
     p.add_argument(
         "--quick", action="store_true", help="N = 100, 30 s runs, 2 seeds (about a minute)"
     )
-    p.add_argument("--jobs", type=job_count, help="runs at a time (default: the CPUs, at most 2)")
-    p.add_argument(
-        "--out",
-        metavar="DIR",
-        help=f"output directory (default {RESULTS_DIR}/validate-ns2[-quick])",
-    )
-    p.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace an earlier aqmlab result of another kind in the output folder "
-        "(an earlier validation is resumed)",
-    )
-    p.add_argument("--quiet", action="store_true", help="no line per finished run")
+    _add_common(p, "ns2")
     p.set_defaults(func=cmd_ns2)
+    p = sub.add_parser(
+        "ns3",
+        help="against ns-3.37 on the BetaRED dumbbell with five AQMs (needs libns3-dev and g++)",
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="scenario 1 at N = 50 and 200, 20 s runs, 1 seed (a few minutes); the full grid "
+        "takes hours and rewrites docs/validation-ns3.md",
+    )
+    _add_common(p, "ns3")
+    p.set_defaults(func=cmd_ns3)
     return p_validate

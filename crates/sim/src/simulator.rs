@@ -12,7 +12,7 @@ use crate::metrics::window::Window;
 use crate::net::dumbbell::{self, FlowEnds};
 use crate::net::managed_port::ManagedQueue;
 use crate::net::network::{Network, Node, PortQueue};
-use crate::packet::Packet;
+use crate::packet::{flags, Packet};
 use crate::result::{Column, RunResult, Table};
 use crate::scenario::{canonical, Scenario, ScenarioError};
 use crate::tcp::config::TcpConfig;
@@ -267,11 +267,15 @@ impl Simulation {
     fn deliver(&mut self, pkt: Packet) {
         let now = self.now_ns;
         let f = &mut self.flows[pkt.flow as usize];
-        if pkt.is_ack() {
+        if pkt.has(flags::ACK) {
             f.sender.on_ack(&pkt, now, &self.tcp, &mut self.outbox);
             let host = f.ends.sender;
             self.flush_outbox(host);
             self.sync_rto_timer(pkt.flow);
+        } else if pkt.has(flags::SYN) {
+            f.receiver.on_syn(&pkt, &self.tcp, &mut self.outbox);
+            let host = f.ends.receiver;
+            self.flush_outbox(host);
         } else {
             let in_window = self.window.contains(now);
             f.stats.arrival(ns_to_s(now - pkt.sent_ns), in_window);
@@ -304,8 +308,8 @@ impl Simulation {
         let port = &mut self.net.ports[port_id as usize];
         match &mut port.queue {
             PortQueue::Fifo(q) => {
-                let tx_ns = tx_time_ns(pkt.size_bytes, port.rate_bps);
-                match q.offer(now, pkt.size_bytes, tx_ns) {
+                let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
+                match q.offer(now, pkt.bytes(), tx_ns) {
                     Some(done_ns) => self.events.push(
                         done_ns.saturating_add(port.delay_ns),
                         Event::Arrive {
@@ -334,7 +338,7 @@ impl Simulation {
         let Some(pkt) = m.dequeue(now, &mut self.counts) else {
             return;
         };
-        let tx_ns = tx_time_ns(pkt.size_bytes, port.rate_bps);
+        let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
         m.busy = true;
         m.stats.transmitted(now, now + tx_ns);
         self.events
@@ -533,6 +537,11 @@ impl Simulation {
                     "ecn_reductions".into(),
                     ints(&|f| f.sender.stats.ecn_reductions),
                 ),
+                (
+                    "syn_retransmits".into(),
+                    ints(&|f| f.sender.stats.syn_retransmits),
+                ),
+                ("aborted".into(), ints(&|f| f.sender.stats.aborted)),
             ],
         }
     }

@@ -206,8 +206,8 @@ fn link_rates_fit_the_nanosecond_clock() {
         assert_eq!(
             err(OK, &[(key, value)]),
             format!(
-                "{key}: must be a number in [0.000001, 640000]: below, the rate rounds to 0 b/s; \
-                 above, a 40-byte packet's transmission time rounds to 0 ns"
+                "{key}: must be a number in [0.000001, 832000]: below, the rate rounds to 0 b/s; \
+                 above, a 52-byte packet's transmission time rounds to 0 ns"
             )
         );
     }
@@ -217,7 +217,7 @@ fn link_rates_fit_the_nanosecond_clock() {
     ]);
     sim::run_scenario(OK, &slowest, None, |_| Ok::<(), Infallible>(())).unwrap();
     let fastest = sets(&[
-        ("topology.access_rate_mbps", "640000"),
+        ("topology.access_rate_mbps", "832000"),
         ("duration_s", "0.01"),
     ]);
     sim::run_scenario(OK, &fastest, None, |_| Ok::<(), Infallible>(())).unwrap();

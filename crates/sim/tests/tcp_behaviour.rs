@@ -4,14 +4,18 @@
 
 mod tcp_path;
 
-use sim::tcp::config::{CcKind, TcpConfig};
+use sim::tcp::config::{CcKind, RecoveryKind, TcpConfig};
 use sim::time::s_to_ns;
 use tcp_path::run_path;
 
+/// The `ns3` preset on the cumulative-ACK path (no SACK, NewReno recovery), whose window
+/// steps are easy to read; SACK and PRR have their own tests in `tcp_sack.rs`.
 fn config(cc: CcKind) -> TcpConfig {
     TcpConfig {
         cc,
         rwnd_pkts: 10_000,
+        sack: false,
+        recovery: RecoveryKind::NewReno,
         ..TcpConfig::ns3()
     }
 }

@@ -22,8 +22,14 @@ fn ns2_preset_uses_ns2_defaults() {
         (2, 20, 0)
     );
     assert!(!c.delayed_ack, "TCPSink acknowledges every packet");
+    assert!(!c.sack && !c.timestamps && !c.handshake && !c.limited_transmit);
     let n = TcpConfig::ns3();
-    assert_eq!(n.recovery, RecoveryKind::NewReno);
+    assert_eq!(n.recovery, RecoveryKind::Prr);
+    assert!(n.sack && n.timestamps && n.handshake && n.limited_transmit && n.hystart);
+    assert_eq!(
+        (n.packet_bytes - n.header_bytes, n.header_bytes, n.ack_bytes),
+        (948, 52, 52)
+    );
     assert_eq!(n.rtt_estimator, RttEstimatorKind::Rfc6298);
     assert_eq!(n.max_burst_pkts, 0);
 }

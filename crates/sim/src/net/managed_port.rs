@@ -93,7 +93,7 @@ impl ManagedQueue {
             self.stats.arrivals += 1;
         }
         let view = PacketView {
-            size_bytes: pkt.size_bytes,
+            size_bytes: pkt.bytes(),
             ect: pkt.has(flags::ECT),
         };
         let q = self.view();
@@ -120,7 +120,7 @@ impl ManagedQueue {
                 return false;
             }
         }
-        if self.full_for(pkt.size_bytes) {
+        if self.full_for(pkt.bytes()) {
             if counted {
                 self.stats.overflow_drops += 1;
             }
@@ -141,7 +141,7 @@ impl ManagedQueue {
             self.bytes -= u64::from(pkt.size_bytes);
             self.stats.queue_pkts.set(now_ns, self.queue.len() as f64);
             let view = PacketView {
-                size_bytes: pkt.size_bytes,
+                size_bytes: pkt.bytes(),
                 ect: pkt.has(flags::ECT),
             };
             let q = self.view();

@@ -45,6 +45,13 @@ fn tcp(c: &TcpConfig) -> Value {
         ("preset", s(&c.preset)),
         ("cc", s(cc_name(c.cc))),
         ("recovery", s(c.recovery.name())),
+        ("sack", Value::Boolean(c.sack)),
+        ("limited_transmit", Value::Boolean(c.limited_transmit)),
+        ("timestamps", Value::Boolean(c.timestamps)),
+        ("handshake", Value::Boolean(c.handshake)),
+        ("conn_timeout_s", f(c.conn_timeout_s)),
+        ("conn_retries", i(c.conn_retries)),
+        ("data_retries", i(c.data_retries)),
         ("rtt_estimator", s(c.rtt_estimator.name())),
         ("packet_bytes", i(c.packet_bytes)),
         ("header_bytes", i(c.header_bytes)),
@@ -64,6 +71,9 @@ fn tcp(c: &TcpConfig) -> Value {
         ("cubic_c", f(c.cubic_c)),
         ("cubic_beta", f(c.cubic_beta)),
         ("fast_convergence", Value::Boolean(c.fast_convergence)),
+        ("cubic_friendliness", Value::Boolean(c.cubic_friendliness)),
+        ("hystart", Value::Boolean(c.hystart)),
+        ("hystart_low_window_pkts", i(c.hystart_low_window_pkts)),
     ])
 }
 

@@ -234,6 +234,13 @@ fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
         preset: preset.to_string(),
         cc,
         recovery: RecoveryKind::from_name(recovery).expect("a listed name"),
+        sack: s.bool("sack", base.sack)?,
+        limited_transmit: s.bool("limited_transmit", base.limited_transmit)?,
+        timestamps: s.bool("timestamps", base.timestamps)?,
+        handshake: s.bool("handshake", base.handshake)?,
+        conn_timeout_s: s.f64("conn_timeout_s", Some(base.conn_timeout_s), TIMEOUT_S)?,
+        conn_retries: s.int("conn_retries", Some(base.conn_retries.into()), 1, 64)? as u32,
+        data_retries: s.int("data_retries", Some(base.data_retries.into()), 0, 64)? as u32,
         rtt_estimator: RttEstimatorKind::from_name(rtt_estimator).expect("a listed name"),
         packet_bytes,
         header_bytes,
@@ -276,9 +283,35 @@ fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
         cubic_c: s.f64("cubic_c", Some(base.cubic_c), Range::Positive)?,
         cubic_beta: s.f64("cubic_beta", Some(base.cubic_beta), Range::Open(0.0, 1.0))?,
         fast_convergence: s.bool("fast_convergence", base.fast_convergence)?,
+        cubic_friendliness: s.bool("cubic_friendliness", base.cubic_friendliness)?,
+        hystart: s.bool("hystart", base.hystart)?,
+        hystart_low_window_pkts: s.int(
+            "hystart_low_window_pkts",
+            Some(base.hystart_low_window_pkts.into()),
+            2,
+            1 << 20,
+        )? as u32,
     };
     if c.max_rto_s < c.min_rto_s {
         return Err(s.error("max_rto_s", "must be >= min_rto_s"));
+    }
+    match (c.recovery, c.sack) {
+        (RecoveryKind::Reno, true) => {
+            return Err(s.error(
+                "recovery",
+                "\"reno\" needs sack = false; with SACK use \"prr\" or \"newreno\"",
+            ))
+        }
+        (RecoveryKind::Prr, false) => {
+            return Err(s.error("recovery", "\"prr\" needs sack = true"));
+        }
+        _ => {}
+    }
+    if c.timestamps && c.rtt_estimator == RttEstimatorKind::Ns2 {
+        return Err(s.error(
+            "timestamps",
+            "needs rtt_estimator = \"rfc6298\" (ns-2's estimator times its own segments)",
+        ));
     }
     s.finish()?;
     Ok(c)

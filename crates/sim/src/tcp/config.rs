@@ -21,17 +21,21 @@ pub enum RecoveryKind {
     /// Classic Reno (RFC 5681 §3.2): the first ACK of new data, even a partial one, ends
     /// recovery; a second loss in the window usually waits for the retransmission timer.
     Reno,
+    /// Proportional Rate Reduction (RFC 6937, ns-3's TcpPrrRecovery): the window falls to
+    /// ssthresh over one RTT in step with the data delivered; recovery ends as NewReno's.
+    Prr,
 }
 
 impl RecoveryKind {
     /// Names as written in scenarios.
-    pub const NAMES: &'static [&'static str] = &["newreno", "reno"];
+    pub const NAMES: &'static [&'static str] = &["newreno", "reno", "prr"];
 
     /// The name as written in scenarios.
     pub fn name(self) -> &'static str {
         match self {
             RecoveryKind::NewReno => "newreno",
             RecoveryKind::Reno => "reno",
+            RecoveryKind::Prr => "prr",
         }
     }
 
@@ -40,6 +44,7 @@ impl RecoveryKind {
         match name {
             "newreno" => Some(RecoveryKind::NewReno),
             "reno" => Some(RecoveryKind::Reno),
+            "prr" => Some(RecoveryKind::Prr),
             _ => None,
         }
     }
@@ -85,8 +90,25 @@ pub struct TcpConfig {
     pub preset: String,
     /// Congestion control.
     pub cc: CcKind,
-    /// Loss recovery after a fast retransmit: NewReno or classic Reno.
+    /// How the window evolves during loss recovery: NewReno, classic Reno or PRR.
     pub recovery: RecoveryKind,
+    /// Selective acknowledgements (RFC 2018) with RFC 6675 loss recovery: the receiver reports
+    /// the blocks it holds above a hole and the sender resends only what is missing.
+    pub sack: bool,
+    /// Limited transmit (RFC 3042): the first two duplicate ACKs each let one new segment out.
+    pub limited_transmit: bool,
+    /// The timestamps option (RFC 7323): every ACK gives an RTT sample, retransmissions
+    /// included; its 12 bytes are counted in `header_bytes` and `ack_bytes`.
+    pub timestamps: bool,
+    /// A connection opens with a SYN / SYN-ACK exchange before the first data segment.
+    pub handshake: bool,
+    /// Wait before resending an unanswered SYN, seconds (ns-3's ConnTimeout).
+    pub conn_timeout_s: f64,
+    /// SYNs sent without answer before the connection is abandoned (ns-3's ConnCount).
+    pub conn_retries: u32,
+    /// Consecutive timeouts of one segment after which the connection is abandoned (ns-3's
+    /// DataRetries); 0 means never.
+    pub data_retries: u32,
     /// RTT sampling and RTO computation: RFC 6298 or ns-2's.
     pub rtt_estimator: RttEstimatorKind,
     /// IP packet size of a full data segment, bytes (headers included).
@@ -127,6 +149,12 @@ pub struct TcpConfig {
     pub cubic_beta: f64,
     /// CUBIC fast convergence (RFC 9438 §4.7).
     pub fast_convergence: bool,
+    /// CUBIC's TCP-friendly (Reno-friendly) region (RFC 9438 §4.3).
+    pub cubic_friendliness: bool,
+    /// HyStart (Ha & Rhee 2011): CUBIC leaves slow start early on an ACK train or a delay rise.
+    pub hystart: bool,
+    /// HyStart acts only once cwnd is at least this many segments (ns-3's HyStartLowWindow).
+    pub hystart_low_window_pkts: u32,
 }
 
 /// Names of the presets.
@@ -134,21 +162,32 @@ pub const PRESETS: &[&str] = &["ns3", "ns2"];
 
 impl TcpConfig {
     /// ns-3.37's defaults (tcp-socket.cc, tcp-socket-base.cc, tcp-cubic.cc, rtt-estimator.cc):
-    /// TcpCubic, InitialCwnd 10, DelAckCount 2 / DelAckTimeout 200 ms, MinRto 1 s,
+    /// TcpCubic with HyStart (HyStartLowWindow 16) and without a TCP-friendly region (ns-3.37's
+    /// TcpCubic has none; its TcpFriendliness attribute came later), SACK, TcpPrrRecovery,
+    /// limited transmit, timestamps, a SYN handshake (ConnTimeout 3 s, ConnCount 6),
+    /// DataRetries 6, InitialCwnd 10, DelAckCount 2 / DelAckTimeout 200 ms, MinRto 1 s,
     /// InitialEstimation 1 s, ClockGranularity 1 ms, ReTxThreshold 3, UseEcn off, RcvBufSize
-    /// 131072 B, Cubic C 0.4, Beta 0.7, FastConvergence on, NewReno recovery, an RFC 6298
-    /// estimator, no burst limit; 1000-byte IP packets as the BetaRED paper used.
+    /// 131072 B, Cubic C 0.4, Beta 0.7, FastConvergence on, an RFC 6298 estimator, no burst
+    /// limit; SegmentSize 948 B so that with 52 B of TCP/IP headers (timestamps included) a data
+    /// packet is 1000 B at IP, as the BetaRED paper's M; a pure ACK is 52 B.
     pub fn ns3() -> Self {
         TcpConfig {
             preset: "ns3".into(),
             cc: CcKind::Cubic,
-            recovery: RecoveryKind::NewReno,
+            recovery: RecoveryKind::Prr,
+            sack: true,
+            limited_transmit: true,
+            timestamps: true,
+            handshake: true,
+            conn_timeout_s: 3.0,
+            conn_retries: 6,
+            data_retries: 6,
             rtt_estimator: RttEstimatorKind::Rfc6298,
             packet_bytes: 1000,
-            header_bytes: 40,
-            ack_bytes: 40,
+            header_bytes: 52,
+            ack_bytes: 52,
             initial_cwnd_pkts: 10,
-            rwnd_pkts: 131_072 / 960,
+            rwnd_pkts: 131_072 / 948,
             min_rto_s: 1.0,
             initial_rto_s: 1.0,
             max_rto_s: 60.0,
@@ -162,6 +201,9 @@ impl TcpConfig {
             cubic_c: 0.4,
             cubic_beta: 0.7,
             fast_convergence: true,
+            cubic_friendliness: false,
+            hystart: true,
+            hystart_low_window_pkts: 16,
         }
     }
 
@@ -174,6 +216,13 @@ impl TcpConfig {
             preset: "ns2".into(),
             cc: CcKind::Reno,
             recovery: RecoveryKind::Reno,
+            sack: false,
+            limited_transmit: false,
+            timestamps: false,
+            handshake: false,
+            conn_timeout_s: 3.0,
+            conn_retries: 6,
+            data_retries: 0,
             rtt_estimator: RttEstimatorKind::Ns2,
             packet_bytes: 1040,
             header_bytes: 40,
@@ -193,6 +242,9 @@ impl TcpConfig {
             cubic_c: 0.4,
             cubic_beta: 0.7,
             fast_convergence: true,
+            cubic_friendliness: true,
+            hystart: false,
+            hystart_low_window_pkts: 16,
         }
     }
 

@@ -1,8 +1,28 @@
-//! The congestion-control algorithm of a sender: Reno or CUBIC behind one interface.
+//! The congestion-control algorithm of a sender: Reno or CUBIC behind one interface, called
+//! at the points where ns-3.37's TcpSocketBase calls its congestion operations (PktsAcked,
+//! IncreaseWindow, GetSsThresh, and the entry into the loss state).
 
 use super::config::{CcKind, TcpConfig};
 use super::cubic::Cubic;
 use super::reno;
+
+/// What the sender knows when an ACK acknowledges new data.
+#[derive(Clone, Copy, Debug)]
+pub struct AckedInfo {
+    /// Segments this ACK newly acknowledges (cumulatively).
+    pub acked_pkts: u32,
+    /// Oldest unacknowledged segment after the ACK.
+    pub snd_una: u32,
+    /// One past the highest segment sent.
+    pub snd_max: u32,
+    /// The RTT sample this ACK gave, seconds (None under Karn's rule).
+    pub rtt_sample_s: Option<f64>,
+    /// Time of the ACK, seconds.
+    pub now_s: f64,
+    /// Smoothed RTT after this ACK, seconds (None before the first sample). CUBIC and
+    /// HyStart take their delays from it, as ns-3.37 passes its latest RTT estimate.
+    pub srtt_s: Option<f64>,
+}
 
 /// Congestion control of one flow.
 #[derive(Clone, Debug)]
@@ -18,27 +38,52 @@ impl CongestionControl {
     pub fn new(cfg: &TcpConfig) -> Self {
         match cfg.cc {
             CcKind::Reno => CongestionControl::Reno,
-            CcKind::Cubic => CongestionControl::Cubic(Cubic::new(
-                cfg.cubic_c,
-                cfg.cubic_beta,
-                cfg.fast_convergence,
-            )),
+            CcKind::Cubic => CongestionControl::Cubic(Cubic::new(cfg)),
         }
     }
 
-    /// Window growth in congestion avoidance.
-    pub fn on_ack_avoidance(&mut self, cwnd: f64, acked: u32, now_s: f64, rtt_s: f64) -> f64 {
+    /// Every ACK of new data, in any state (ns-3's PktsAcked), before any window change it
+    /// brings. Returns Some(new ssthresh, segments) when HyStart ends slow start (the sender
+    /// sets ssthresh to it: the current cwnd).
+    pub fn on_pkts_acked(
+        &mut self,
+        info: &AckedInfo,
+        cwnd_pkts: f64,
+        ssthresh_pkts: f64,
+    ) -> Option<f64> {
         match self {
-            CongestionControl::Reno => reno::on_ack_avoidance(cwnd, acked),
-            CongestionControl::Cubic(c) => c.on_ack_avoidance(cwnd, acked, now_s, rtt_s),
+            CongestionControl::Reno => None,
+            CongestionControl::Cubic(c) => c.on_pkts_acked(info, cwnd_pkts, ssthresh_pkts),
         }
     }
 
-    /// ssthresh after a loss or ECN echo, given the window and the flight size.
-    pub fn ssthresh_after_congestion(&mut self, cwnd: f64, flight_pkts: u32) -> f64 {
+    /// Window growth on an ACK of new data outside loss recovery: slow start below ssthresh,
+    /// congestion avoidance above (ns-3's IncreaseWindow). Returns the new cwnd in segments.
+    pub fn increase_window(&mut self, info: &AckedInfo, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
+        match self {
+            CongestionControl::Reno => {
+                reno::increase_window(cwnd_pkts, ssthresh_pkts, info.acked_pkts)
+            }
+            CongestionControl::Cubic(c) => c.increase_window(info, cwnd_pkts, ssthresh_pkts),
+        }
+    }
+
+    /// ssthresh after a loss or ECN echo (ns-3's GetSsThresh); `flight_pkts` for Reno
+    /// (ns-2/RFC 5681 use the flight size), cwnd for CUBIC.
+    pub fn ssthresh_after_congestion(&mut self, cwnd_pkts: f64, flight_pkts: u32) -> f64 {
         match self {
             CongestionControl::Reno => reno::ssthresh_after_loss(flight_pkts),
-            CongestionControl::Cubic(c) => c.on_congestion(cwnd),
+            CongestionControl::Cubic(c) => c.ssthresh_after_congestion(cwnd_pkts),
+        }
+    }
+
+    /// A retransmission timeout happened (ns-3 enters CA_LOSS: CUBIC resets its epoch state
+    /// and HyStart). Call it after `ssthresh_after_congestion` for the same timeout, as
+    /// ns-3.37 reduces ssthresh before it enters the loss state.
+    pub fn on_timeout(&mut self) {
+        match self {
+            CongestionControl::Reno => {}
+            CongestionControl::Cubic(c) => c.on_timeout(),
         }
     }
 }

@@ -1,10 +1,17 @@
-//! The TCP receiver: cumulative acknowledgements, an out-of-order buffer, delayed ACKs
-//! (RFC 5681 §4.2, RFC 1122 §4.2.3.2) and ECN echo (RFC 3168 §6.1.3).
+//! The TCP receiver: cumulative acknowledgements, an out-of-order buffer, SACK blocks
+//! (RFC 2018), the timestamp echo (RFC 7323 §4.3), delayed ACKs (RFC 5681 §4.2, RFC 1122
+//! §4.2.3.2, as ns-3.37's receiver decides them), ECN echo (RFC 3168 §6.1.3), and the answer
+//! to a SYN.
 
 use super::config::TcpConfig;
-use crate::packet::{flags, Packet};
+use super::sack_list::SackList;
+use crate::packet::{flags, Packet, MAX_SACK_BLOCKS};
 use crate::time::ms_to_ns;
 use std::collections::BTreeSet;
+
+/// Bytes the window-scale and SACK-permitted options add to a SYN or SYN-ACK over a pure ACK
+/// (3 + 2, padded to 4 with the 2 of padding the timestamps option leaves).
+pub const SYN_OPTION_BYTES: u32 = 4;
 
 /// One flow's receiving side.
 #[derive(Clone, Debug)]
@@ -15,12 +22,18 @@ pub struct Receiver {
     rcv_next: u32,
     /// Segments received above a hole.
     out_of_order: BTreeSet<u32>,
+    /// The SACK blocks to report.
+    sack: SackList,
     /// In-order segments received since the last ACK.
     unacked_pkts: u32,
     /// When the delayed-ACK timer expires, if running.
     delack_deadline_ns: Option<u64>,
     /// Echo ECE on every ACK until a CWR arrives.
     ece: bool,
+    /// TS.Recent of RFC 7323: the timestamp to echo, ns.
+    ts_recent_ns: u64,
+    /// The acknowledgement number last sent (Last.ACK.sent of RFC 7323).
+    last_ack_sent: u32,
 }
 
 impl Receiver {
@@ -31,9 +44,12 @@ impl Receiver {
             sender_node,
             rcv_next: 0,
             out_of_order: BTreeSet::new(),
+            sack: SackList::default(),
             unacked_pkts: 0,
             delack_deadline_ns: None,
             ece: false,
+            ts_recent_ns: 0,
+            last_ack_sent: 0,
         }
     }
 
@@ -42,15 +58,56 @@ impl Receiver {
         self.delack_deadline_ns
     }
 
-    fn send_ack(&mut self, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
-        out.push(Packet {
-            flow: self.flow,
-            seq: self.rcv_next,
-            dst: self.sender_node,
-            size_bytes: cfg.ack_bytes,
-            sent_ns: now_ns,
-            flags: flags::ACK | if self.ece { flags::ECE } else { 0 },
-        });
+    /// A SYN arrived: answer with a SYN-ACK echoing its timestamp (a repeated SYN is answered
+    /// again, as when the first SYN-ACK was lost).
+    pub fn on_syn(&mut self, syn: &Packet, cfg: &TcpConfig, out: &mut Vec<Packet>) {
+        self.ts_recent_ns = syn.sent_ns;
+        // A SYN-ACK's timestamp field echoes the SYN's (TSecr).
+        let ack = Packet::data(
+            self.flow,
+            self.rcv_next,
+            self.sender_node,
+            cfg.ack_bytes + SYN_OPTION_BYTES,
+            syn.sent_ns,
+            flags::SYN | flags::ACK,
+        );
+        out.push(ack);
+    }
+
+    /// Size of an ACK carrying `blocks` SACK blocks: 8 bytes per block plus the option's
+    /// 2-byte header, which fills the padding left by the timestamps option (RFC 2018 §3);
+    /// without timestamps the header and 2 bytes of padding are added.
+    fn ack_bytes(cfg: &TcpConfig, blocks: usize) -> u32 {
+        match blocks {
+            0 => cfg.ack_bytes,
+            n if cfg.timestamps => cfg.ack_bytes + 8 * n as u32,
+            n => cfg.ack_bytes + 4 + 8 * n as u32,
+        }
+    }
+
+    fn send_ack(&mut self, cfg: &TcpConfig, out: &mut Vec<Packet>) {
+        // An ACK's timestamp field carries the echo TSecr = TS.Recent.
+        let mut ack = Packet::data(
+            self.flow,
+            self.rcv_next,
+            self.sender_node,
+            cfg.ack_bytes,
+            self.ts_recent_ns,
+            flags::ACK | if self.ece { flags::ECE } else { 0 },
+        );
+        if cfg.sack {
+            let room = if cfg.timestamps {
+                MAX_SACK_BLOCKS - 1
+            } else {
+                MAX_SACK_BLOCKS
+            };
+            let blocks = self.sack.blocks();
+            let n = blocks.len().min(room);
+            ack.set_sack(&blocks[..n]);
+            ack.size_bytes = u16::try_from(Self::ack_bytes(cfg, n)).expect("ACKs are small");
+        }
+        out.push(ack);
+        self.last_ack_sent = self.rcv_next;
         self.unacked_pkts = 0;
         self.delack_deadline_ns = None;
     }
@@ -70,8 +127,13 @@ impl Receiver {
         if ce {
             self.ece = true;
         }
+        // RFC 7323 §4.3: remember the timestamp of a segment at the left edge of the window
+        // (seq ≤ Last.ACK.sent), so the echo covers the delay of a delayed ACK.
+        if pkt.seq == self.rcv_next && pkt.seq <= self.last_ack_sent {
+            self.ts_recent_ns = pkt.sent_ns;
+        }
         // ACK at once when ACKs are not delayed, on CE, out of order, duplicates, and when
-        // a hole is filled (RFC 5681 §4.2).
+        // a hole is filled or remains (RFC 5681 §4.2).
         let mut immediate = !cfg.delayed_ack || ce;
         let before = self.rcv_next;
         if pkt.seq == self.rcv_next {
@@ -80,18 +142,19 @@ impl Receiver {
             while self.out_of_order.remove(&self.rcv_next) {
                 self.rcv_next += 1;
             }
+            self.sack.on_advance(self.rcv_next);
         } else {
-            if pkt.seq > self.rcv_next {
-                self.out_of_order.insert(pkt.seq);
+            if pkt.seq > self.rcv_next && self.out_of_order.insert(pkt.seq) {
+                self.sack.on_out_of_order(pkt.seq);
             }
             immediate = true;
         }
         if immediate {
-            self.send_ack(now_ns, cfg, out);
+            self.send_ack(cfg, out);
         } else {
             self.unacked_pkts += 1;
             if self.unacked_pkts >= cfg.delack_count {
-                self.send_ack(now_ns, cfg, out);
+                self.send_ack(cfg, out);
             } else if self.delack_deadline_ns.is_none() {
                 self.delack_deadline_ns = Some(now_ns + ms_to_ns(cfg.delack_timeout_ms));
             }
@@ -102,7 +165,7 @@ impl Receiver {
     /// The delayed-ACK timer fired at `now_ns` (stale calls are ignored).
     pub fn on_delack_timer(&mut self, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
         match self.delack_deadline_ns {
-            Some(d) if d <= now_ns && self.unacked_pkts > 0 => self.send_ack(now_ns, cfg, out),
+            Some(d) if d <= now_ns && self.unacked_pkts > 0 => self.send_ack(cfg, out),
             Some(d) if d <= now_ns => self.delack_deadline_ns = None,
             _ => {}
         }

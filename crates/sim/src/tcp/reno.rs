@@ -1,9 +1,23 @@
-//! Reno's window rules (RFC 5681 §3.1): +1 segment per RTT in congestion avoidance, halve the
-//! flight size on congestion.
+//! Reno's window rules (RFC 5681 §3.1): slow start, +1 segment per RTT in congestion
+//! avoidance, halve the flight size on congestion.
+//!
+//! Growth counts segments acknowledged, not ACKs, in both phases. ns-3.37's TcpNewReno and
+//! ns-2's Reno count ACKs instead: +1 segment per ACK in slow start (ns-3 spends any other
+//! segments of that ACK on one congestion-avoidance step once ssthresh is reached) and
+//! +1/cwnd per ACK in congestion avoidance (ns-3 truncates that to whole bytes, at least one).
+//! With an ACK per segment (ns-2's TCPSink) the two agree; with delayed ACKs every two
+//! segments (ns-3's default) ns-3's NewReno grows about half as fast as here.
 
-/// Congestion-avoidance growth: cwnd += acked/cwnd (RFC 5681 eq. (3), per acked segment).
-pub fn on_ack_avoidance(cwnd_pkts: f64, acked_pkts: u32) -> f64 {
-    cwnd_pkts + f64::from(acked_pkts) / cwnd_pkts
+/// Window growth on an ACK of `acked_pkts` new segments outside recovery: cwnd += acked in
+/// slow start (RFC 5681 §3.1 with RFC 3465 byte counting), cwnd += acked/cwnd in congestion
+/// avoidance (RFC 5681 eq. (3), per segment acknowledged).
+pub fn increase_window(cwnd_pkts: f64, ssthresh_pkts: f64, acked_pkts: u32) -> f64 {
+    let acked = f64::from(acked_pkts);
+    if cwnd_pkts < ssthresh_pkts {
+        cwnd_pkts + acked
+    } else {
+        cwnd_pkts + acked / cwnd_pkts
+    }
 }
 
 /// ssthresh after a congestion event: max(FlightSize/2, 2) (RFC 5681 eq. (4)).
@@ -19,10 +33,18 @@ mod tests {
     fn one_segment_per_window() {
         let mut cwnd = 10.0;
         for _ in 0..10 {
-            cwnd = on_ack_avoidance(cwnd, 1);
+            cwnd = increase_window(cwnd, 5.0, 1);
         }
         assert!((cwnd - 11.0).abs() < 0.05);
         assert_eq!(ssthresh_after_loss(20), 10.0);
         assert_eq!(ssthresh_after_loss(3), 2.0);
+    }
+
+    #[test]
+    fn slow_start_adds_the_segments_acknowledged() {
+        assert_eq!(increase_window(10.0, 64.0, 2), 12.0);
+        // The ACK that crosses ssthresh is still slow start.
+        assert_eq!(increase_window(63.0, 64.0, 2), 65.0);
+        assert!((increase_window(64.0, 64.0, 2) - (64.0 + 2.0 / 64.0)).abs() < 1e-12);
     }
 }

@@ -47,6 +47,22 @@ impl RttEstimator {
         }
     }
 
+    /// Take a sample outside the ACK clock (the SYN's round trip); ns-2's estimator times only
+    /// its own segments and ignores it.
+    pub fn sample(&mut self, r_s: f64) {
+        if let RttEstimator::Rfc6298(e) = self {
+            e.sample(r_s);
+        }
+    }
+
+    /// End the back-off: the timeout is recomputed from SRTT and RTTVAR (ns-3 does so whenever
+    /// a new ACK restarts the timer). ns-2's estimator keeps its own rule.
+    pub fn clear_backoff(&mut self) {
+        if let RttEstimator::Rfc6298(e) = self {
+            e.backoffs = 0;
+        }
+    }
+
     /// Double the timeout after an expiry.
     pub fn back_off(&mut self) {
         match self {

@@ -1,23 +1,18 @@
-//! The TCP sender: slow start and congestion avoidance (RFC 5681), fast retransmit with
-//! NewReno (RFC 6582) or classic Reno (RFC 5681 §3.2) fast recovery, the retransmission timer
-//! (RFC 6298 or ns-2's) with Karn's rule and go-back-N after a timeout, a limit on the burst
-//! sent per ACK (ns-2's maxburst_), and the ECN response (RFC 3168 §6.1.2). No SACK.
+//! The TCP sender: what both loss-recovery paths share. The connection set-up (a SYN with
+//! ns-3's ConnTimeout back-off), putting segments on the wire, RTT sampling (RFC 6298 with
+//! Karn's rule, or RFC 7323 timestamps), the retransmission timer with DataRetries, the burst
+//! limit per ACK (ns-2's maxburst_), and the dispatch of each ACK and timeout to the SACK path
+//! ([`super::recovery_sack`], RFC 6675 as ns-3.37 runs it) or the cumulative-ACK path
+//! ([`super::recovery_newreno`], NewReno or classic Reno).
 
 use super::config::{RecoveryKind, TcpConfig};
-use super::congestion::CongestionControl;
+use super::congestion::{AckedInfo, CongestionControl};
+use super::prr::Prr;
+use super::receiver::SYN_OPTION_BYTES;
 use super::rtt::RttEstimator;
+use super::scoreboard::Scoreboard;
 use crate::packet::{flags, Packet};
 use crate::time::{ns_to_s, s_to_ns};
-use std::collections::VecDeque;
-
-/// What the sender remembers about each unacknowledged segment.
-#[derive(Clone, Copy, Debug)]
-struct SentRecord {
-    /// Last time it was put on the wire, ns.
-    sent_ns: u64,
-    /// Whether it was ever sent more than once (Karn: no RTT sample from it).
-    retransmitted: bool,
-}
 
 /// Counters of one sender.
 #[derive(Clone, Copy, Debug, Default)]
@@ -34,38 +29,77 @@ pub struct SenderStats {
     pub ecn_reductions: u64,
     /// RTT samples taken.
     pub rtt_samples: u64,
+    /// SYNs sent again after ConnTimeout.
+    pub syn_retransmits: u64,
+    /// 1 when the connection was abandoned (no answer to `conn_retries` SYNs, or
+    /// `data_retries` timeouts of one segment in a row).
+    pub aborted: u64,
+}
+
+/// The congestion state of the sender (ns-3's TcpCongState_t, Linux's ca_state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CongState {
+    /// No loss suspected.
+    Open,
+    /// Duplicate ACKs or SACKs seen, fewer than needed to declare a loss.
+    Disorder,
+    /// Fast recovery after a fast retransmit.
+    Recovery,
+    /// After a retransmission timeout, until `recover` is acknowledged.
+    Loss,
+    /// Window reduction after an ECN echo, until `recover` is acknowledged.
+    Cwr,
+}
+
+/// Where the connection stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Connection {
+    /// The application has not started.
+    Idle,
+    /// SYNs sent (how many, the first when), no answer yet.
+    SynSent { syns: u32, first_ns: u64 },
+    /// Data may flow.
+    Established,
+    /// Abandoned; nothing more is sent.
+    Aborted,
 }
 
 /// One flow's sending side. Sequence numbers count segments from 0.
 #[derive(Clone, Debug)]
 pub struct Sender {
-    flow: u32,
-    dst_node: u32,
-    /// Oldest unacknowledged segment.
-    snd_una: u32,
-    /// Next segment to send.
-    snd_nxt: u32,
-    /// One past the highest segment ever sent.
-    snd_max: u32,
+    pub(super) flow: u32,
+    pub(super) dst_node: u32,
+    /// The unacknowledged segments `una..high`, with the SACK scoreboard.
+    pub(super) board: Scoreboard,
+    /// Next segment to send on the cumulative-ACK path (go-back-N after a timeout).
+    pub(super) snd_nxt: u32,
     /// Segments the application offers (unbounded while it runs).
-    app_limit: u32,
+    pub(super) app_limit: u32,
     /// Congestion window, segments.
-    cwnd_pkts: f64,
+    pub(super) cwnd_pkts: f64,
     /// Slow-start threshold, segments.
-    ssthresh_pkts: f64,
-    dupacks: u32,
-    in_recovery: bool,
-    /// NewReno's `recover`: snd_max when the last loss episode began.
-    recover: Option<u32>,
+    pub(super) ssthresh_pkts: f64,
+    pub(super) dupacks: u32,
+    pub(super) state: CongState,
+    /// RFC 6582's / RFC 6675's `recover`: the highest segment sent when the last episode began.
+    pub(super) recover: u32,
+    /// Whether `recover` still guards against a new episode (ns-3's m_recoverActive).
+    pub(super) recover_active: bool,
+    /// The next partial ACK restarts the retransmission timer (ns-3 restarts it only on the
+    /// first partial ACK of an episode).
+    pub(super) first_partial_ack: bool,
+    pub(super) prr: Prr,
     /// No second ECN reduction until this segment is acknowledged.
-    ecn_recover: u32,
+    pub(super) ecn_recover: u32,
     /// Set CWR on the next data packet.
-    cwr_pending: bool,
-    rtt: RttEstimator,
-    sent: VecDeque<SentRecord>,
-    /// When the retransmission timer expires, if running.
-    rto_deadline_ns: Option<u64>,
-    cc: CongestionControl,
+    pub(super) cwr_pending: bool,
+    pub(super) rtt: RttEstimator,
+    /// When the retransmission (or SYN) timer expires, if running.
+    pub(super) rto_deadline_ns: Option<u64>,
+    /// Timeouts still allowed before the connection is abandoned (DataRetries).
+    pub(super) retries_left: u32,
+    pub(super) connection: Connection,
+    pub(super) cc: CongestionControl,
     /// Counters.
     pub stats: SenderStats,
 }
@@ -76,34 +110,47 @@ impl Sender {
         Sender {
             flow,
             dst_node,
-            snd_una: 0,
+            board: Scoreboard::new(cfg.dupack_threshold),
             snd_nxt: 0,
-            snd_max: 0,
             app_limit: 0,
             cwnd_pkts: f64::from(cfg.initial_cwnd_pkts),
             ssthresh_pkts: f64::INFINITY,
             dupacks: 0,
-            in_recovery: false,
-            recover: None,
+            state: CongState::Open,
+            recover: 0,
+            recover_active: false,
+            first_partial_ack: true,
+            prr: Prr::default(),
             ecn_recover: 0,
             cwr_pending: false,
             rtt: RttEstimator::new(cfg),
-            sent: VecDeque::new(),
             rto_deadline_ns: None,
+            retries_left: cfg.data_retries,
+            connection: Connection::Idle,
             cc: CongestionControl::new(cfg),
             stats: SenderStats::default(),
         }
     }
 
-    /// The application starts offering unlimited data.
+    /// The application starts offering unlimited data: open the connection (a SYN, when the
+    /// configuration asks for a handshake) or start sending.
     pub fn start(&mut self, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
         self.app_limit = u32::MAX;
-        self.try_send(now_ns, cfg, out);
+        if cfg.handshake {
+            self.connection = Connection::SynSent {
+                syns: 0,
+                first_ns: now_ns,
+            };
+            self.send_syn(now_ns, cfg, out);
+        } else {
+            self.connection = Connection::Established;
+            self.try_send(now_ns, cfg, out);
+        }
     }
 
     /// The application stops offering new data; what was sent is still delivered reliably.
     pub fn stop(&mut self) {
-        self.app_limit = self.snd_max;
+        self.app_limit = self.board.high();
     }
 
     /// Congestion window, segments.
@@ -116,6 +163,21 @@ impl Sender {
         self.ssthresh_pkts
     }
 
+    /// The congestion state.
+    pub fn state(&self) -> CongState {
+        self.state
+    }
+
+    /// Where the connection stands.
+    pub fn connection(&self) -> Connection {
+        self.connection
+    }
+
+    /// The scoreboard (unacknowledged segments, SACKed, lost, retransmitted, pipe).
+    pub fn scoreboard(&self) -> &Scoreboard {
+        &self.board
+    }
+
     /// When the retransmission timer expires, if it runs.
     pub fn rto_deadline_ns(&self) -> Option<u64> {
         self.rto_deadline_ns
@@ -126,173 +188,225 @@ impl Sender {
         self.rtt.rto_s()
     }
 
-    fn arm_timer(&mut self, now_ns: u64) {
+    /// Payload bytes of one segment (the unit PRR counts in, as ns-3 does).
+    pub(super) fn segment_bytes(cfg: &TcpConfig) -> u64 {
+        u64::from(cfg.payload_bytes())
+    }
+
+    pub(super) fn arm_timer(&mut self, now_ns: u64) {
         self.rto_deadline_ns = Some(now_ns + s_to_ns(self.rtt.rto_s()));
     }
 
-    /// Put segment `seq` on the wire.
-    fn transmit(&mut self, seq: u32, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
-        self.rtt.on_transmit(seq, seq >= self.snd_max, now_ns);
-        if seq < self.snd_max {
-            let rec = &mut self.sent[(seq - self.snd_una) as usize];
-            rec.retransmitted = true;
-            rec.sent_ns = now_ns;
-            self.stats.retransmits += 1;
+    /// Send a SYN and arm its timer: ConnTimeout doubled for each SYN already sent (ns-3).
+    fn send_syn(&mut self, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
+        let Connection::SynSent { syns, first_ns } = self.connection else {
+            return;
+        };
+        let size = cfg.ack_bytes + SYN_OPTION_BYTES;
+        out.push(Packet::data(
+            self.flow,
+            0,
+            self.dst_node,
+            size,
+            now_ns,
+            flags::SYN,
+        ));
+        let wait_s = cfg.conn_timeout_s * f64::from(1u32 << syns.min(30));
+        self.rto_deadline_ns = Some(now_ns + s_to_ns(wait_s));
+        self.connection = Connection::SynSent {
+            syns: syns + 1,
+            first_ns,
+        };
+    }
+
+    /// The SYN-ACK arrived: the connection is open. When only one SYN was sent it gives the
+    /// first RTT sample (ns-3 times the SYN like a data segment).
+    fn on_syn_ack(&mut self, ack: &Packet, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
+        let Connection::SynSent { syns, first_ns } = self.connection else {
+            return;
+        };
+        if syns == 1 {
+            let r_s = if cfg.timestamps {
+                Self::timestamp_sample_s(ack.sent_ns, now_ns, cfg)
+            } else {
+                ns_to_s(now_ns - first_ns)
+            };
+            self.rtt.sample(r_s);
+            self.stats.rtt_samples += 1;
+        }
+        self.connection = Connection::Established;
+        self.rto_deadline_ns = None;
+        self.try_send(now_ns, cfg, out);
+    }
+
+    /// An RTT sample from the timestamp echo: the difference of two readings of a clock that
+    /// ticks every `clock_granularity_s` (ns-3's timestamps count milliseconds), at least 1 µs.
+    pub(super) fn timestamp_sample_s(echo_ns: u64, now_ns: u64, cfg: &TcpConfig) -> f64 {
+        let tick_ns = s_to_ns(cfg.clock_granularity_s).max(1);
+        let ticks = now_ns / tick_ns - echo_ns.min(now_ns) / tick_ns;
+        ns_to_s(ticks * tick_ns).max(1e-6)
+    }
+
+    /// Take the RTT sample an ACK of new data gives: from its timestamp echo (every ACK, a
+    /// retransmission's included, RFC 7323 §4), else from the newest segment it acknowledges
+    /// when that was sent only once (Karn). Returns the sample, if one was taken.
+    pub(super) fn sample_rtt(
+        &mut self,
+        ack: &Packet,
+        ackno: u32,
+        now_ns: u64,
+        cfg: &TcpConfig,
+    ) -> Option<f64> {
+        let sample_s = if cfg.timestamps {
+            Some(Self::timestamp_sample_s(ack.sent_ns, now_ns, cfg))
         } else {
-            self.sent.push_back(SentRecord {
-                sent_ns: now_ns,
-                retransmitted: false,
-            });
-            self.snd_max = seq + 1;
+            let (sent_ns, resent) = self.board.sent_record(ackno - 1);
+            (!resent).then(|| ns_to_s(now_ns - sent_ns))
+        };
+        let taken = self.rtt.on_new_ack(ackno, now_ns, sample_s);
+        if taken {
+            self.stats.rtt_samples += 1;
+        }
+        sample_s.filter(|_| taken)
+    }
+
+    /// What congestion control is told about an ACK that acknowledged `acked` segments.
+    pub(super) fn acked_info(&self, acked: u32, sample_s: Option<f64>, now_ns: u64) -> AckedInfo {
+        AckedInfo {
+            acked_pkts: acked,
+            snd_una: self.board.una(),
+            snd_max: self.board.high(),
+            rtt_sample_s: sample_s,
+            now_s: ns_to_s(now_ns),
+            srtt_s: self.rtt.srtt_s(),
+        }
+    }
+
+    /// Tell congestion control about acknowledged data (ns-3's PktsAcked); HyStart may end
+    /// slow start here.
+    pub(super) fn pkts_acked(&mut self, info: &AckedInfo) {
+        if let Some(ssthresh) = self
+            .cc
+            .on_pkts_acked(info, self.cwnd_pkts, self.ssthresh_pkts)
+        {
+            self.ssthresh_pkts = ssthresh;
+        }
+    }
+
+    /// Put segment `seq` on the wire: a retransmission when it was sent before.
+    pub(super) fn transmit(
+        &mut self,
+        seq: u32,
+        now_ns: u64,
+        cfg: &TcpConfig,
+        out: &mut Vec<Packet>,
+    ) {
+        let new_data = seq >= self.board.high();
+        self.rtt.on_transmit(seq, new_data, now_ns);
+        if new_data {
+            debug_assert_eq!(seq, self.board.high(), "segments are sent in order");
+            self.board.on_sent_new(now_ns);
+        } else {
+            self.board.on_retransmit(seq, now_ns);
+            self.stats.retransmits += 1;
         }
         let mut f = if cfg.ecn { flags::ECT } else { 0 };
         if self.cwr_pending {
             f |= flags::CWR;
             self.cwr_pending = false;
         }
-        out.push(Packet {
-            flow: self.flow,
+        out.push(Packet::data(
+            self.flow,
             seq,
-            dst: self.dst_node,
-            size_bytes: cfg.packet_bytes,
-            sent_ns: now_ns,
-            flags: f,
-        });
+            self.dst_node,
+            cfg.packet_bytes,
+            now_ns,
+            f,
+        ));
         self.stats.data_sent += 1;
+        if matches!(self.state, CongState::Recovery | CongState::Cwr) {
+            self.prr.on_sent(Self::segment_bytes(cfg));
+        }
         if self.rto_deadline_ns.is_none() {
             self.arm_timer(now_ns);
         }
     }
 
-    /// Send what the window (min of cwnd and the receiver's window) allows, at most
-    /// `max_burst_pkts` segments when that is not 0 (ns-2's maxburst_).
-    fn try_send(&mut self, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
-        let window = (self.cwnd_pkts.max(1.0) as u32).min(cfg.rwnd_pkts);
-        let mut burst = 0;
-        while self.snd_nxt < self.app_limit
-            && self.snd_nxt - self.snd_una < window
-            && (cfg.max_burst_pkts == 0 || burst < cfg.max_burst_pkts)
-        {
-            self.transmit(self.snd_nxt, now_ns, cfg, out);
-            self.snd_nxt += 1;
-            burst += 1;
+    /// Send what the window allows, by the path the configuration uses.
+    pub(super) fn try_send(&mut self, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
+        if self.connection != Connection::Established {
+            return;
+        }
+        if cfg.sack {
+            self.send_by_pipe(now_ns, cfg, out);
+        } else {
+            self.send_cumulative(now_ns, cfg, out);
         }
     }
 
-    /// React to an acknowledgement.
+    /// React to an acknowledgement (a SYN-ACK included).
     pub fn on_ack(&mut self, ack: &Packet, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
-        let ackno = ack.seq;
-        if ackno > self.snd_max {
+        if ack.has(flags::SYN) {
+            self.on_syn_ack(ack, now_ns, cfg, out);
             return;
         }
-        if cfg.ecn && ack.has(flags::ECE) && ackno > self.ecn_recover && !self.in_recovery {
-            // RFC 3168 §6.1.2: reduce as for a loss, at most once per window of data.
-            let flight = self.snd_max - self.snd_una;
-            self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, flight);
-            self.cwnd_pkts = self.ssthresh_pkts;
-            self.ecn_recover = self.snd_max;
-            self.cwr_pending = true;
-            self.stats.ecn_reductions += 1;
+        if self.connection != Connection::Established || ack.seq > self.board.high() {
+            return;
         }
-        if ackno > self.snd_una {
-            self.on_new_ack(ackno, now_ns, cfg, out);
-        } else if ackno == self.snd_una && self.snd_una < self.snd_max {
-            self.on_duplicate_ack(ackno, now_ns, cfg, out);
+        if cfg.sack {
+            self.on_ack_sack(ack, now_ns, cfg, out);
+        } else {
+            self.on_ack_cumulative(ack, now_ns, cfg, out);
         }
         self.try_send(now_ns, cfg, out);
     }
 
-    fn on_new_ack(&mut self, ackno: u32, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
-        let acked = ackno - self.snd_una;
-        let newest = self.sent[(acked - 1) as usize];
-        // Karn's rule: only segments sent once give an RTT sample.
-        let karn_sample_s = (!newest.retransmitted).then(|| ns_to_s(now_ns - newest.sent_ns));
-        if self.rtt.on_new_ack(ackno, now_ns, karn_sample_s) {
-            self.stats.rtt_samples += 1;
-        }
-        self.sent.drain(..acked as usize);
-        self.snd_una = ackno;
-        self.snd_nxt = self.snd_nxt.max(ackno);
-        if self.in_recovery {
-            if cfg.recovery == RecoveryKind::Reno || self.recover.is_some_and(|r| ackno >= r) {
-                // Classic Reno leaves fast recovery on the first ACK of new data, deflating the
-                // window to ssthresh (RFC 5681 §3.2 step 6, as ns-2's Agent/TCP/Reno does);
-                // NewReno on a full acknowledgement (RFC 6582 §3.2 step 3, option 2).
-                self.in_recovery = false;
-                self.dupacks = 0;
-                self.cwnd_pkts = self.ssthresh_pkts;
-            } else {
-                // Partial acknowledgement: retransmit the next hole and deflate the window by
-                // the amount acknowledged, less one segment (RFC 6582 §3.2 step 4).
-                self.transmit(self.snd_una, now_ns, cfg, out);
-                self.cwnd_pkts = (self.cwnd_pkts - f64::from(acked) + 1.0).max(1.0);
-            }
-        } else {
-            self.dupacks = 0;
-            if self.cwnd_pkts < self.ssthresh_pkts {
-                // Slow start: one segment per segment acknowledged.
-                self.cwnd_pkts += f64::from(acked);
-            } else {
-                let rtt_s = self.rtt.srtt_s().unwrap_or(0.0);
-                self.cwnd_pkts =
-                    self.cc
-                        .on_ack_avoidance(self.cwnd_pkts, acked, ns_to_s(now_ns), rtt_s);
-            }
-        }
-        // RFC 6298 (5.2)/(5.3): stop the timer when all is acknowledged, else restart it.
-        if self.snd_una == self.snd_max {
-            self.rto_deadline_ns = None;
-        } else {
-            self.arm_timer(now_ns);
-        }
-    }
-
-    fn on_duplicate_ack(
-        &mut self,
-        ackno: u32,
-        now_ns: u64,
-        cfg: &TcpConfig,
-        out: &mut Vec<Packet>,
-    ) {
-        self.dupacks += 1;
-        if self.in_recovery {
-            // Window inflation by one segment per duplicate (RFC 5681 §3.2 step 4).
-            self.cwnd_pkts += 1.0;
-        } else if self.dupacks == cfg.dupack_threshold && self.recover.is_none_or(|r| ackno > r) {
-            // Fast retransmit and entry into fast recovery (RFC 6582 §3.2 steps 1–2). Only
-            // duplicates above `recover` start an episode, for Reno too (as ns-2's Reno with its
-            // default bug_fix_): a second loss in a window Reno left early waits for the timer.
-            self.stats.fast_recoveries += 1;
-            let flight = self.snd_max - self.snd_una;
-            self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, flight);
-            self.recover = Some(self.snd_max);
-            self.in_recovery = true;
-            self.transmit(self.snd_una, now_ns, cfg, out);
-            self.cwnd_pkts = self.ssthresh_pkts + f64::from(cfg.dupack_threshold);
-        }
-    }
-
-    /// The retransmission timer fired at `now_ns` (stale calls are ignored).
+    /// The retransmission (or SYN) timer fired at `now_ns` (stale calls are ignored).
     pub fn on_rto(&mut self, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
         match self.rto_deadline_ns {
             Some(deadline) if deadline <= now_ns => {}
             _ => return,
         }
         self.rto_deadline_ns = None;
-        if self.snd_una == self.snd_max {
-            return;
+        match self.connection {
+            Connection::SynSent { syns, .. } if syns >= cfg.conn_retries => self.abort(),
+            Connection::SynSent { .. } => {
+                self.stats.syn_retransmits += 1;
+                self.send_syn(now_ns, cfg, out);
+            }
+            Connection::Established if self.board.outstanding() > 0 => {
+                // ns-3's DataRetries: give up after that many timeouts without a new ACK.
+                if cfg.data_retries > 0 {
+                    if self.retries_left == 0 {
+                        self.abort();
+                        return;
+                    }
+                    self.retries_left -= 1;
+                }
+                self.stats.timeouts += 1;
+                if cfg.sack {
+                    self.on_timeout_sack(now_ns, cfg, out);
+                } else {
+                    self.on_timeout_cumulative(now_ns, cfg, out);
+                }
+            }
+            _ => {}
         }
-        // RFC 5681 eq. (4) and §3.1: ssthresh from the flight size, cwnd to one segment;
-        // RFC 6298 (5.5): back off; go back to the oldest unacknowledged segment.
-        self.stats.timeouts += 1;
-        let flight = self.snd_max - self.snd_una;
-        self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, flight);
-        self.cwnd_pkts = 1.0;
-        self.in_recovery = false;
-        self.dupacks = 0;
-        self.recover = Some(self.snd_max);
-        self.rtt.back_off();
-        self.snd_nxt = self.snd_una;
-        self.try_send(now_ns, cfg, out);
+    }
+
+    /// A new ACK arrived: the retry budget is whole again (ns-3's NewAck).
+    pub(super) fn on_progress(&mut self, cfg: &TcpConfig) {
+        self.retries_left = cfg.data_retries;
+    }
+
+    fn abort(&mut self) {
+        self.connection = Connection::Aborted;
+        self.rto_deadline_ns = None;
+        self.stats.aborted = 1;
+    }
+
+    /// Whether PRR sets the window during recovery.
+    pub(super) fn uses_prr(cfg: &TcpConfig) -> bool {
+        cfg.recovery == RecoveryKind::Prr
     }
 }

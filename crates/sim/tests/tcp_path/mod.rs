@@ -1,7 +1,7 @@
 //! A scripted two-host path for TCP tests: a sender and a receiver joined by a link of fixed
 //! rate and delay, with chosen data packets dropped.
 
-use sim::packet::Packet;
+use sim::packet::{flags, Packet};
 use sim::tcp::config::TcpConfig;
 use sim::tcp::receiver::Receiver;
 use sim::tcp::sender::Sender;
@@ -14,8 +14,8 @@ const SENDER: u32 = 0;
 /// Node of the receiver.
 const RECEIVER: u32 = 1;
 
-/// A packet on the wire: (arrival time, order, destination, seq, flags, sent time).
-type OnWire = Reverse<(u64, u64, u32, u32, u8, u64)>;
+/// A packet on the wire: (arrival time, order), the packet itself kept in `wire`.
+type OnWire = Reverse<(u64, u64)>;
 
 /// What happened on the path.
 #[derive(Default)]
@@ -44,6 +44,7 @@ pub fn run_path(
     let delay = ms_to_ns(delay_ms);
     let end = s_to_ns(duration_s);
     let mut heap: BinaryHeap<OnWire> = BinaryHeap::new();
+    let mut wire: HashMap<u64, Packet> = HashMap::new();
     let mut seq_no = 0u64;
     let mut link_free = 0u64;
     let mut times_sent: HashMap<u32, u32> = HashMap::new();
@@ -64,11 +65,12 @@ pub fn run_path(
                     continue;
                 }
                 let start = link_free.max(now);
-                link_free = start + tx_time_ns(p.size_bytes, rate_bps);
+                link_free = start + tx_time_ns(p.bytes(), rate_bps);
                 link_free + delay
             };
             seq_no += 1;
-            heap.push(Reverse((arrive, seq_no, p.dst, p.seq, p.flags, p.sent_ns)));
+            wire.insert(seq_no, p);
+            heap.push(Reverse((arrive, seq_no)));
         }
         let next_pkt = heap.peek().map(|r| r.0 .0).unwrap_or(u64::MAX);
         let next_rto = tx.rto_deadline_ns().unwrap_or(u64::MAX);
@@ -79,23 +81,16 @@ pub fn run_path(
         }
         now = next;
         if next == next_pkt {
-            let Reverse((_, _, dst, seq, flags, sent_ns)) = heap.pop().unwrap();
-            let pkt = Packet {
-                flow: 0,
-                seq,
-                dst,
-                size_bytes: if dst == SENDER {
-                    cfg.ack_bytes
-                } else {
-                    cfg.packet_bytes
-                },
-                sent_ns,
-                flags,
-            };
-            if dst == SENDER {
+            let Reverse((_, order)) = heap.pop().unwrap();
+            let pkt = wire
+                .remove(&order)
+                .expect("every packet on the wire is kept");
+            if pkt.has(flags::ACK) {
                 tx.on_ack(&pkt, now, cfg, &mut out);
                 trace.cwnd.push((now, tx.cwnd_pkts()));
                 trace.rto_s.push(tx.rto_s());
+            } else if pkt.has(flags::SYN) {
+                rx.on_syn(&pkt, cfg, &mut out);
             } else {
                 trace.delivered += rx.on_data(&pkt, now, cfg, &mut out);
             }

@@ -1,0 +1,154 @@
+//! Loss recovery from cumulative ACKs alone (no SACK): fast retransmit with NewReno
+//! (RFC 6582) or classic Reno (RFC 5681 §3.2) fast recovery, window inflation, limited transmit
+//! (RFC 3042), the ECN response (RFC 3168 §6.1.2), and go-back-N after a timeout, since the
+//! sender cannot know what the receiver holds. ns-2's `Agent/TCP/Reno` and `Agent/TCP/Newreno`
+//! recover this way.
+
+use super::config::{RecoveryKind, TcpConfig};
+use super::sender::{CongState, Sender};
+use crate::packet::{flags, Packet};
+
+impl Sender {
+    /// Send what the window (min of cwnd and the receiver's window) allows, from `snd_nxt`;
+    /// limited transmit lets one segment more out for each of the first two duplicate ACKs;
+    /// at most `max_burst_pkts` segments when that is not 0 (ns-2's maxburst_).
+    pub(super) fn send_cumulative(&mut self, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
+        let limited = if cfg.limited_transmit && self.state != CongState::Recovery {
+            self.dupacks.min(2)
+        } else {
+            0
+        };
+        let window = (self.cwnd_pkts.max(1.0) as u32).min(cfg.rwnd_pkts) + limited;
+        let window = window.min(cfg.rwnd_pkts);
+        let mut burst = 0;
+        while self.snd_nxt < self.app_limit
+            && self.snd_nxt - self.board.una() < window
+            && (cfg.max_burst_pkts == 0 || burst < cfg.max_burst_pkts)
+        {
+            self.transmit(self.snd_nxt, now_ns, cfg, out);
+            self.snd_nxt += 1;
+            burst += 1;
+        }
+    }
+
+    /// An acknowledgement on the cumulative-ACK path.
+    pub(super) fn on_ack_cumulative(
+        &mut self,
+        ack: &Packet,
+        now_ns: u64,
+        cfg: &TcpConfig,
+        out: &mut Vec<Packet>,
+    ) {
+        let ackno = ack.seq;
+        let in_recovery = self.state == CongState::Recovery;
+        if cfg.ecn && ack.has(flags::ECE) && ackno > self.ecn_recover && !in_recovery {
+            // RFC 3168 §6.1.2: reduce as for a loss, at most once per window of data.
+            let flight = self.board.outstanding();
+            self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, flight);
+            self.cwnd_pkts = self.ssthresh_pkts;
+            self.ecn_recover = self.board.high();
+            self.cwr_pending = true;
+            self.stats.ecn_reductions += 1;
+        }
+        if ackno > self.board.una() {
+            self.on_new_ack_cumulative(ack, now_ns, cfg, out);
+        } else if ackno == self.board.una() && self.board.outstanding() > 0 {
+            self.on_duplicate_ack_cumulative(ackno, now_ns, cfg, out);
+        }
+    }
+
+    fn on_new_ack_cumulative(
+        &mut self,
+        ack: &Packet,
+        now_ns: u64,
+        cfg: &TcpConfig,
+        out: &mut Vec<Packet>,
+    ) {
+        let ackno = ack.seq;
+        let sample_s = self.sample_rtt(ack, ackno, now_ns, cfg);
+        let acked = self.board.acknowledge(ackno).segments;
+        self.on_progress(cfg);
+        self.snd_nxt = self.snd_nxt.max(ackno);
+        if self.state == CongState::Recovery {
+            if cfg.recovery == RecoveryKind::Reno || ackno >= self.recover {
+                // Classic Reno leaves fast recovery on the first ACK of new data, deflating the
+                // window to ssthresh (RFC 5681 §3.2 step 6, as ns-2's Agent/TCP/Reno does);
+                // NewReno on a full acknowledgement (RFC 6582 §3.2 step 3, option 2).
+                self.state = CongState::Open;
+                self.dupacks = 0;
+                self.cwnd_pkts = self.ssthresh_pkts;
+            } else {
+                // Partial acknowledgement: retransmit the next hole and deflate the window by
+                // the amount acknowledged, less one segment (RFC 6582 §3.2 step 4).
+                self.transmit(ackno, now_ns, cfg, out);
+                self.cwnd_pkts = (self.cwnd_pkts - f64::from(acked) + 1.0).max(1.0);
+            }
+        } else {
+            self.state = CongState::Open;
+            self.dupacks = 0;
+            let info = self.acked_info(acked, sample_s, now_ns);
+            self.pkts_acked(&info);
+            self.cwnd_pkts = self
+                .cc
+                .increase_window(&info, self.cwnd_pkts, self.ssthresh_pkts);
+        }
+        // RFC 6298 (5.2)/(5.3): stop the timer when all is acknowledged, else restart it.
+        if self.board.outstanding() == 0 {
+            self.rto_deadline_ns = None;
+        } else {
+            self.arm_timer(now_ns);
+        }
+    }
+
+    fn on_duplicate_ack_cumulative(
+        &mut self,
+        ackno: u32,
+        now_ns: u64,
+        cfg: &TcpConfig,
+        out: &mut Vec<Packet>,
+    ) {
+        self.dupacks += 1;
+        if self.state == CongState::Recovery {
+            // Window inflation by one segment per duplicate (RFC 5681 §3.2 step 4).
+            self.cwnd_pkts += 1.0;
+        } else if self.dupacks == cfg.dupack_threshold
+            && (!self.recover_active || ackno > self.recover)
+        {
+            // Fast retransmit and entry into fast recovery (RFC 6582 §3.2 steps 1–2). Only
+            // duplicates above `recover` start an episode, for Reno too (as ns-2's Reno with its
+            // default bug_fix_): a second loss in a window Reno left early waits for the timer.
+            self.stats.fast_recoveries += 1;
+            let flight = self.board.outstanding();
+            self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, flight);
+            self.recover = self.board.high();
+            self.recover_active = true;
+            self.state = CongState::Recovery;
+            self.transmit(ackno, now_ns, cfg, out);
+            self.cwnd_pkts = self.ssthresh_pkts + f64::from(cfg.dupack_threshold);
+        } else {
+            self.state = CongState::Disorder;
+        }
+    }
+
+    /// A retransmission timeout on the cumulative-ACK path: RFC 5681 eq. (4) and §3.1
+    /// (ssthresh from the flight size, cwnd one segment), RFC 6298 (5.5) back-off, and back to
+    /// the oldest unacknowledged segment.
+    pub(super) fn on_timeout_cumulative(
+        &mut self,
+        now_ns: u64,
+        cfg: &TcpConfig,
+        out: &mut Vec<Packet>,
+    ) {
+        let flight = self.board.outstanding();
+        self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, flight);
+        self.cc.on_timeout();
+        self.cwnd_pkts = 1.0;
+        self.state = CongState::Open;
+        self.dupacks = 0;
+        self.recover = self.board.high();
+        self.recover_active = true;
+        self.rtt.back_off();
+        self.snd_nxt = self.board.una();
+        self.try_send(now_ns, cfg, out);
+    }
+}
