@@ -18,8 +18,7 @@ impl Sender {
         } else {
             0
         };
-        let window = (self.cwnd_pkts.max(1.0) as u32).min(cfg.rwnd_pkts) + limited;
-        let window = window.min(cfg.rwnd_pkts);
+        let window = (self.cwnd_pkts.max(1.0) as u32 + limited).min(cfg.rwnd_pkts);
         let mut burst = 0;
         while self.snd_nxt < self.app_limit
             && self.snd_nxt - self.board.una() < window

@@ -33,10 +33,6 @@ pub struct Acknowledged {
     pub segments: u32,
     /// Of those, segments not SACKed before (newly delivered).
     pub newly_delivered: u32,
-    /// Whether the newest of them was ever retransmitted, and when it was last sent.
-    pub newest_retransmitted: bool,
-    /// When the newest of them was last sent, ns.
-    pub newest_sent_ns: u64,
     /// Whether any of them was a retransmission not SACKed before (ns-3's
     /// `m_isRetransDataAcked`, used by PRR).
     pub retransmission_acked: bool,
@@ -160,8 +156,6 @@ impl Scoreboard {
             if s.flags & RETRANS != 0 {
                 self.retrans_out -= 1;
             }
-            a.newest_retransmitted = s.flags & EVER_RETRANSMITTED != 0;
-            a.newest_sent_ns = s.sent_ns;
         }
         self.lost_below = self.lost_below.max(self.una);
         self.scan_from = self.scan_from.max(self.una);
@@ -233,8 +227,7 @@ impl Scoreboard {
 
     /// ns-3's IsLost(seq): `seq` is below the highest SACKed segment and deemed lost.
     pub fn is_lost(&self, seq: u32) -> bool {
-        seq < self.high()
-            && self.highest_sacked.is_some_and(|h| seq < h)
+        self.highest_sacked.is_some_and(|h| seq < h)
             && seq < self.lost_below
             && !self.is_sacked(seq)
     }
@@ -316,10 +309,5 @@ impl Scoreboard {
     pub fn sent_record(&self, seq: u32) -> (u64, bool) {
         let s = self.seg(seq);
         (s.sent_ns, s.flags & EVER_RETRANSMITTED != 0)
-    }
-
-    /// Counts (SACKed, lost, retransmitted) for invariant checks.
-    pub fn counts(&self) -> (u32, u32, u32) {
-        (self.sacked_out, self.lost_out, self.retrans_out)
     }
 }

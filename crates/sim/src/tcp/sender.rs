@@ -163,19 +163,9 @@ impl Sender {
         self.ssthresh_pkts
     }
 
-    /// The congestion state.
-    pub fn state(&self) -> CongState {
-        self.state
-    }
-
     /// Where the connection stands.
     pub fn connection(&self) -> Connection {
         self.connection
-    }
-
-    /// The scoreboard (unacknowledged segments, SACKed, lost, retransmitted, pipe).
-    pub fn scoreboard(&self) -> &Scoreboard {
-        &self.board
     }
 
     /// When the retransmission timer expires, if it runs.
