@@ -4,7 +4,7 @@
 
 mod tcp_path;
 
-use sim::tcp::config::TcpConfig;
+use sim::tcp::config::{CcKind, TcpConfig};
 use sim::tcp::congestion::{AckedInfo, CongestionControl};
 use sim::time::{ns_to_s, tx_time_ns};
 use tcp_path::run_path;
@@ -192,7 +192,7 @@ fn cnt_is_clamped_until_the_first_loss() {
 fn timeout_resets_w_max_and_the_epoch() {
     let w_max = |cc: &CongestionControl| match cc {
         CongestionControl::Cubic(c) => c.w_max_pkts(),
-        CongestionControl::Reno => unreachable!(),
+        CongestionControl::Reno { .. } => unreachable!(),
     };
     // Loss at 100 (W_max 100), a timeout: cwnd back to 1, slow start up to ssthresh 70.
     let mut cc = cubic(false);
@@ -266,6 +266,12 @@ fn ssthresh_comes_from_cwnd_with_fast_convergence() {
         with_fc < without_fc - 5.0,
         "fast convergence {with_fc}, without {without_fc}"
     );
-    let mut reno = CongestionControl::new(&TcpConfig::ns2());
+    let mut reno = CongestionControl::new(&TcpConfig {
+        cc: CcKind::Reno,
+        ..TcpConfig::ns3()
+    });
     assert_eq!(reno.ssthresh_after_congestion(100.0, 10), 5.0);
+    // ns-2 halves the window instead.
+    let mut ns2 = CongestionControl::new(&TcpConfig::ns2());
+    assert_eq!(ns2.ssthresh_after_congestion(100.0, 10), 50.0);
 }

@@ -3,7 +3,7 @@
 
 mod tcp_path;
 
-use sim::tcp::config::{RecoveryKind, RttEstimatorKind, TcpConfig};
+use sim::tcp::config::{RecoveryKind, RttEstimatorKind, TcpConfig, WindowGrowth, WindowReduction};
 use sim::time::s_to_ns;
 use tcp_path::run_path;
 
@@ -22,10 +22,20 @@ fn ns2_preset_uses_ns2_defaults() {
         (2, 20, 0)
     );
     assert!(!c.delayed_ack, "TCPSink acknowledges every packet");
-    assert!(!c.sack && !c.timestamps && !c.handshake && !c.limited_transmit);
+    assert!(!c.sack && !c.timestamps && !c.handshake);
+    assert!(c.limited_transmit, "singledup_ 1");
+    assert!(
+        c.fast_retransmit_restarts_timer,
+        "reset_rtx_timer on a fast retransmit"
+    );
+    assert_eq!(c.window_growth, WindowGrowth::PerAck);
+    assert_eq!(c.window_reduction, WindowReduction::Cwnd);
     let n = TcpConfig::ns3();
     assert_eq!(n.recovery, RecoveryKind::Prr);
     assert!(n.sack && n.timestamps && n.handshake && n.limited_transmit && n.hystart);
+    assert!(!n.fast_retransmit_restarts_timer);
+    assert_eq!(n.window_growth, WindowGrowth::PerSegment);
+    assert_eq!(n.window_reduction, WindowReduction::Flight);
     assert_eq!(
         (n.packet_bytes - n.header_bytes, n.header_bytes, n.ack_bytes),
         (948, 52, 52)
@@ -71,17 +81,19 @@ fn reno_times_out_on_two_losses_in_a_window_where_newreno_does_not() {
 }
 
 #[test]
-fn reno_leaves_recovery_on_a_partial_ack_with_cwnd_at_ssthresh() {
+fn reno_leaves_recovery_on_a_partial_ack_with_half_the_window() {
     let (tx, trace) = run_path(&TcpConfig::ns2(), 2.0, RATE_BPS, DELAY_MS, |seq, n, _| {
         (seq == 60 || seq == 63) && n == 1
     });
-    // The first ACK of new data after the fast retransmit (a partial one) sets cwnd to
-    // ssthresh, half of the 20-segment flight; nothing else arrives until the timer expires.
+    // The first ACK of new data after the fast retransmit (a partial one) ends recovery with
+    // cwnd at half the 20-segment window (ns-2's window() is capped by window_), plus the
+    // growth step ns-2 takes on every ACK of new data, 1/10; nothing else arrives until the
+    // timer expires.
     let w: Vec<f64> = trace.cwnd.iter().map(|&(_, w)| w).collect();
     let falls: Vec<usize> = (1..w.len()).filter(|&i| w[i] < w[i - 1]).collect();
     // falls[0] enters fast recovery (ssthresh + 3), falls[1] leaves it.
     let exit = falls[1];
-    assert_eq!(w[exit], 10.0, "deflated to ssthresh");
+    assert_eq!(w[exit], 10.0 + 1.0 / 10.0, "deflated to half the window");
     let silence = trace.cwnd[exit + 1].0 - trace.cwnd[exit].0;
     assert!(silence >= s_to_ns(0.2), "the next ACK follows the timeout");
     assert_eq!(

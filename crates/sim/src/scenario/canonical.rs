@@ -47,6 +47,12 @@ fn tcp(c: &TcpConfig) -> Value {
         ("recovery", s(c.recovery.name())),
         ("sack", Value::Boolean(c.sack)),
         ("limited_transmit", Value::Boolean(c.limited_transmit)),
+        (
+            "fast_retransmit_restarts_timer",
+            Value::Boolean(c.fast_retransmit_restarts_timer),
+        ),
+        ("window_growth", s(c.window_growth.name())),
+        ("window_reduction", s(c.window_reduction.name())),
         ("timestamps", Value::Boolean(c.timestamps)),
         ("handshake", Value::Boolean(c.handshake)),
         ("conn_timeout_s", f(c.conn_timeout_s)),

@@ -8,7 +8,9 @@ use super::measure;
 use super::model::*;
 use super::overrides::Overridden;
 use super::reader::{array_of_tables, as_f64, num, type_name, Range, Section};
-use crate::tcp::config::{CcKind, RecoveryKind, RttEstimatorKind, TcpConfig, PRESETS};
+use crate::tcp::config::{
+    CcKind, RecoveryKind, RttEstimatorKind, TcpConfig, WindowGrowth, WindowReduction, PRESETS,
+};
 use crate::time::{MAX_TIME_MS, MAX_TIME_S};
 use crate::traffic;
 use aqm::{
@@ -225,6 +227,16 @@ fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
         return Err(s.error("header_bytes", "must be smaller than packet_bytes"));
     }
     let recovery = s.choice("recovery", RecoveryKind::NAMES, Some(base.recovery.name()))?;
+    let window_growth = s.choice(
+        "window_growth",
+        WindowGrowth::NAMES,
+        Some(base.window_growth.name()),
+    )?;
+    let window_reduction = s.choice(
+        "window_reduction",
+        WindowReduction::NAMES,
+        Some(base.window_reduction.name()),
+    )?;
     let rtt_estimator = s.choice(
         "rtt_estimator",
         RttEstimatorKind::NAMES,
@@ -236,6 +248,12 @@ fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
         recovery: RecoveryKind::from_name(recovery).expect("a listed name"),
         sack: s.bool("sack", base.sack)?,
         limited_transmit: s.bool("limited_transmit", base.limited_transmit)?,
+        fast_retransmit_restarts_timer: s.bool(
+            "fast_retransmit_restarts_timer",
+            base.fast_retransmit_restarts_timer,
+        )?,
+        window_growth: WindowGrowth::from_name(window_growth).expect("a listed name"),
+        window_reduction: WindowReduction::from_name(window_reduction).expect("a listed name"),
         timestamps: s.bool("timestamps", base.timestamps)?,
         handshake: s.bool("handshake", base.handshake)?,
         conn_timeout_s: s.f64("conn_timeout_s", Some(base.conn_timeout_s), TIMEOUT_S)?,

@@ -50,6 +50,73 @@ impl RecoveryKind {
     }
 }
 
+/// How Reno's congestion window grows on an ACK of new data (CUBIC has its own rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowGrowth {
+    /// By the segments the ACK acknowledges (RFC 5681 §3.1 with RFC 3465 byte counting):
+    /// +acked in slow start, +acked/cwnd in congestion avoidance.
+    PerSegment,
+    /// By ACK, whatever it covers (ns-2's opencwnd): +1 in slow start, +1/cwnd in congestion
+    /// avoidance, the ACK that ends fast recovery included.
+    PerAck,
+}
+
+impl WindowGrowth {
+    /// Names as written in scenarios.
+    pub const NAMES: &'static [&'static str] = &["per_segment", "per_ack"];
+
+    /// The name as written in scenarios.
+    pub fn name(self) -> &'static str {
+        match self {
+            WindowGrowth::PerSegment => "per_segment",
+            WindowGrowth::PerAck => "per_ack",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "per_segment" => Some(WindowGrowth::PerSegment),
+            "per_ack" => Some(WindowGrowth::PerAck),
+            _ => None,
+        }
+    }
+}
+
+/// What Reno halves on a loss or an ECN echo (CUBIC has its own rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowReduction {
+    /// The flight size (RFC 5681 eq. (4)): ssthresh = max(FlightSize/2, 2), cwnd = ssthresh.
+    Flight,
+    /// The window (ns-2's slowdown with precisionReduce_): cwnd = cwnd/2 and
+    /// ssthresh = max(⌊cwnd/2⌋, 2), cwnd capped by the receiver's window first.
+    Cwnd,
+}
+
+impl WindowReduction {
+    /// Names as written in scenarios.
+    pub const NAMES: &'static [&'static str] = &["flight", "cwnd"];
+
+    /// The name as written in scenarios.
+    pub fn name(self) -> &'static str {
+        match self {
+            WindowReduction::Flight => "flight",
+            WindowReduction::Cwnd => "cwnd",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "flight" => Some(WindowReduction::Flight),
+            "cwnd" => Some(WindowReduction::Cwnd),
+            _ => None,
+        }
+    }
+}
+
 /// How RTT samples are taken and the retransmission timeout computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -97,6 +164,15 @@ pub struct TcpConfig {
     pub sack: bool,
     /// Limited transmit (RFC 3042): the first two duplicate ACKs each let one new segment out.
     pub limited_transmit: bool,
+    /// A fast retransmit restarts the retransmission timer (ns-2's reset_rtx_timer; Linux
+    /// rearms it when it resends the head). Otherwise the timer runs on from the last ACK of
+    /// new data (ns-3), so a retransmission that takes longer than the RTO to be acknowledged
+    /// ends in a timeout.
+    pub fast_retransmit_restarts_timer: bool,
+    /// Reno's window growth: per segment acknowledged or per ACK.
+    pub window_growth: WindowGrowth,
+    /// Reno's window cut on loss or ECN: from the flight size or from cwnd.
+    pub window_reduction: WindowReduction,
     /// The timestamps option (RFC 7323): every ACK gives an RTT sample, retransmissions
     /// included; its 12 bytes are counted in `header_bytes` and `ack_bytes`.
     pub timestamps: bool,
@@ -177,6 +253,9 @@ impl TcpConfig {
             recovery: RecoveryKind::Prr,
             sack: true,
             limited_transmit: true,
+            fast_retransmit_restarts_timer: false,
+            window_growth: WindowGrowth::PerSegment,
+            window_reduction: WindowReduction::Flight,
             timestamps: true,
             handshake: true,
             conn_timeout_s: 3.0,
@@ -210,14 +289,20 @@ impl TcpConfig {
     /// ns-2.35's defaults (tcl/lib/ns-default.tcl, Agent/TCP/Reno and TCPSink): Reno with
     /// classic Reno recovery, an ACK for every packet, packetSize_ 1000 B of payload plus 40 B
     /// of headers, windowInit_ 2, window_ 20, maxburst_ 0, minrto_ 0.2 s, rtxcur_init_ 3 s,
-    /// maxrto_ 60 s, tcpTick_ 10 ms with ns-2's RTT estimator, numdupacks_ 3, ECN off.
+    /// maxrto_ 60 s, tcpTick_ 10 ms with ns-2's RTT estimator, numdupacks_ 3, ECN off;
+    /// singledup_ 1 (limited transmit), the timer restarted by a fast retransmit
+    /// (reset_rtx_timer), growth per ACK (opencwnd), and precisionReduce_ true (cwnd halved,
+    /// ssthresh its integer half).
     pub fn ns2() -> Self {
         TcpConfig {
             preset: "ns2".into(),
             cc: CcKind::Reno,
             recovery: RecoveryKind::Reno,
             sack: false,
-            limited_transmit: false,
+            limited_transmit: true,
+            fast_retransmit_restarts_timer: true,
+            window_growth: WindowGrowth::PerAck,
+            window_reduction: WindowReduction::Cwnd,
             timestamps: false,
             handshake: false,
             conn_timeout_s: 3.0,

@@ -2,7 +2,7 @@
 //! at the points where ns-3.37's TcpSocketBase calls its congestion operations (PktsAcked,
 //! IncreaseWindow, GetSsThresh, and the entry into the loss state).
 
-use super::config::{CcKind, TcpConfig};
+use super::config::{CcKind, TcpConfig, WindowGrowth, WindowReduction};
 use super::cubic::Cubic;
 use super::reno;
 
@@ -27,8 +27,11 @@ pub struct AckedInfo {
 /// Congestion control of one flow.
 #[derive(Clone, Debug)]
 pub enum CongestionControl {
-    /// Reno/NewReno.
-    Reno,
+    /// Reno/NewReno, with its growth and reduction rules.
+    Reno {
+        growth: WindowGrowth,
+        reduction: WindowReduction,
+    },
     /// CUBIC.
     Cubic(Cubic),
 }
@@ -37,7 +40,10 @@ impl CongestionControl {
     /// The algorithm the configuration asks for.
     pub fn new(cfg: &TcpConfig) -> Self {
         match cfg.cc {
-            CcKind::Reno => CongestionControl::Reno,
+            CcKind::Reno => CongestionControl::Reno {
+                growth: cfg.window_growth,
+                reduction: cfg.window_reduction,
+            },
             CcKind::Cubic => CongestionControl::Cubic(Cubic::new(cfg)),
         }
     }
@@ -52,7 +58,7 @@ impl CongestionControl {
         ssthresh_pkts: f64,
     ) -> Option<f64> {
         match self {
-            CongestionControl::Reno => None,
+            CongestionControl::Reno { .. } => None,
             CongestionControl::Cubic(c) => c.on_pkts_acked(info, cwnd_pkts, ssthresh_pkts),
         }
     }
@@ -61,20 +67,56 @@ impl CongestionControl {
     /// congestion avoidance above (ns-3's IncreaseWindow). Returns the new cwnd in segments.
     pub fn increase_window(&mut self, info: &AckedInfo, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
         match self {
-            CongestionControl::Reno => {
-                reno::increase_window(cwnd_pkts, ssthresh_pkts, info.acked_pkts)
+            CongestionControl::Reno { growth, .. } => {
+                let counted = match growth {
+                    WindowGrowth::PerSegment => info.acked_pkts,
+                    WindowGrowth::PerAck => 1,
+                };
+                reno::increase_window(cwnd_pkts, ssthresh_pkts, counted)
             }
             CongestionControl::Cubic(c) => c.increase_window(info, cwnd_pkts, ssthresh_pkts),
         }
     }
 
-    /// ssthresh after a loss or ECN echo (ns-3's GetSsThresh); `flight_pkts` for Reno
-    /// (ns-2/RFC 5681 use the flight size), cwnd for CUBIC.
+    /// ssthresh after a loss or ECN echo (ns-3's GetSsThresh): for Reno from the flight size
+    /// (RFC 5681) or from cwnd (ns-2), for CUBIC from cwnd.
     pub fn ssthresh_after_congestion(&mut self, cwnd_pkts: f64, flight_pkts: u32) -> f64 {
         match self {
-            CongestionControl::Reno => reno::ssthresh_after_loss(flight_pkts),
+            CongestionControl::Reno {
+                reduction: WindowReduction::Flight,
+                ..
+            } => reno::ssthresh_after_loss(flight_pkts),
+            CongestionControl::Reno {
+                reduction: WindowReduction::Cwnd,
+                ..
+            } => reno::ssthresh_from_cwnd(cwnd_pkts),
             CongestionControl::Cubic(c) => c.ssthresh_after_congestion(cwnd_pkts),
         }
+    }
+
+    /// cwnd right after a cut to `ssthresh_pkts`, before any fast-recovery inflation: ssthresh
+    /// itself (RFC 5681 §3.2 step 2, CUBIC), or half of cwnd for Reno reducing from cwnd (ns-2's
+    /// slowdown with precisionReduce_, which keeps the fraction ssthresh drops).
+    pub fn cwnd_after_congestion(&self, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
+        match self {
+            CongestionControl::Reno {
+                reduction: WindowReduction::Cwnd,
+                ..
+            } => cwnd_pkts / 2.0,
+            _ => ssthresh_pkts,
+        }
+    }
+
+    /// Whether the ACK that ends fast recovery also grows the window (Reno growing per ACK,
+    /// as ns-2's opencwnd runs on every ACK of new data).
+    pub fn grows_on_recovery_exit(&self) -> bool {
+        matches!(
+            self,
+            CongestionControl::Reno {
+                growth: WindowGrowth::PerAck,
+                ..
+            }
+        )
     }
 
     /// A retransmission timeout happened (ns-3 enters CA_LOSS: CUBIC resets its epoch state
@@ -82,7 +124,7 @@ impl CongestionControl {
     /// ns-3.37 reduces ssthresh before it enters the loss state.
     pub fn on_timeout(&mut self) {
         match self {
-            CongestionControl::Reno => {}
+            CongestionControl::Reno { .. } => {}
             CongestionControl::Cubic(c) => c.on_timeout(),
         }
     }

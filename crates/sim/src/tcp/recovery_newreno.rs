@@ -1,10 +1,11 @@
 //! Loss recovery from cumulative ACKs alone (no SACK): fast retransmit with NewReno
 //! (RFC 6582) or classic Reno (RFC 5681 §3.2) fast recovery, window inflation, limited transmit
-//! (RFC 3042), the ECN response (RFC 3168 §6.1.2), and go-back-N after a timeout, since the
+//! (RFC 3042), the ECN response (RFC 3168 §6.1.2) sharing `recover` with loss recovery, and
+//! go-back-N after a timeout, since the
 //! sender cannot know what the receiver holds. ns-2's `Agent/TCP/Reno` and `Agent/TCP/Newreno`
 //! recover this way.
 
-use super::config::{RecoveryKind, TcpConfig};
+use super::config::{RecoveryKind, TcpConfig, WindowReduction};
 use super::sender::{CongState, Sender};
 use crate::packet::{flags, Packet};
 
@@ -39,14 +40,19 @@ impl Sender {
         out: &mut Vec<Packet>,
     ) {
         let ackno = ack.seq;
-        let in_recovery = self.state == CongState::Recovery;
-        if cfg.ecn && ack.has(flags::ECE) && ackno > self.ecn_recover && !in_recovery {
-            // RFC 3168 §6.1.2: reduce as for a loss, at most once per window of data.
-            let flight = self.board.outstanding();
-            self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, flight);
-            self.cwnd_pkts = self.ssthresh_pkts;
-            self.ecn_recover = self.board.high();
-            self.cwr_pending = true;
+        if cfg.ecn
+            && ack.has(flags::ECE)
+            && self.state != CongState::Recovery
+            && self.may_cut(ackno)
+        {
+            // RFC 3168 §6.1.2: reduce as for a loss, at most once per window of data, and not
+            // within the window of a reduction for loss either: one `recover` guards both, as
+            // ns-2's recover_ does.
+            let base = self.cut_window(cfg);
+            self.cwnd_pkts = base;
+            self.recover = self.board.high();
+            self.recover_active = true;
+            self.last_cut_ecn = true;
             self.stats.ecn_reductions += 1;
         }
         if ackno > self.board.una() {
@@ -75,7 +81,14 @@ impl Sender {
                 // NewReno on a full acknowledgement (RFC 6582 §3.2 step 3, option 2).
                 self.state = CongState::Open;
                 self.dupacks = 0;
-                self.cwnd_pkts = self.ssthresh_pkts;
+                self.cwnd_pkts = self.recovery_cwnd_pkts;
+                if self.cc.grows_on_recovery_exit() {
+                    // ns-2 opens the window on every ACK of new data, this one included.
+                    let info = self.acked_info(acked, sample_s, now_ns);
+                    self.cwnd_pkts =
+                        self.cc
+                            .increase_window(&info, self.cwnd_pkts, self.ssthresh_pkts);
+                }
             } else {
                 // Partial acknowledgement: retransmit the next hole and deflate the window by
                 // the amount acknowledged, less one segment (RFC 6582 §3.2 step 4).
@@ -110,36 +123,84 @@ impl Sender {
         if self.state == CongState::Recovery {
             // Window inflation by one segment per duplicate (RFC 5681 §3.2 step 4).
             self.cwnd_pkts += 1.0;
-        } else if self.dupacks == cfg.dupack_threshold
-            && (!self.recover_active || ackno > self.recover)
-        {
+        } else if self.dupacks == cfg.dupack_threshold && self.may_cut(ackno) {
             // Fast retransmit and entry into fast recovery (RFC 6582 §3.2 steps 1–2). Only
             // duplicates above `recover` start an episode, for Reno too (as ns-2's Reno with its
             // default bug_fix_): a second loss in a window Reno left early waits for the timer.
-            self.stats.fast_recoveries += 1;
-            let flight = self.board.outstanding();
-            self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, flight);
+            let base = self.cut_window(cfg);
             self.recover = self.board.high();
             self.recover_active = true;
-            self.state = CongState::Recovery;
-            self.transmit(ackno, now_ns, cfg, out);
-            self.cwnd_pkts = self.ssthresh_pkts + f64::from(cfg.dupack_threshold);
+            self.fast_retransmit(base, ackno, now_ns, cfg, out);
+        } else if self.dupacks == cfg.dupack_threshold && self.last_cut_ecn {
+            // A loss in the window an ECN echo has already cut: retransmit and recover without
+            // a second cut (RFC 3168 §6.1.2; ns-2's dupack_action after CWND_ACTION_ECN).
+            self.fast_retransmit(self.cwnd_pkts, ackno, now_ns, cfg, out);
         } else {
             self.state = CongState::Disorder;
         }
     }
 
+    /// Whether a congestion signal carried by an ACK of `ackno` may cut the window: no episode
+    /// guards, or the ACK covers its `recover` (RFC 6582 §3.2 step 1, RFC 3168 §6.1.2).
+    fn may_cut(&self, ackno: u32) -> bool {
+        !self.recover_active || ackno > self.recover
+    }
+
+    /// Reduce ssthresh for a congestion event and return the window to continue from, before
+    /// any inflation. ns-2 halves its window capped by the receiver's (windowd()). An ECN
+    /// sender flags the next data packet CWR after a cut for any reason (RFC 3168 §6.1.2), so
+    /// the receiver stops echoing a CE the cut already answered.
+    fn cut_window(&mut self, cfg: &TcpConfig) -> f64 {
+        self.cwr_pending = cfg.ecn;
+        let cwnd = match cfg.window_reduction {
+            WindowReduction::Cwnd => self.cwnd_pkts.min(f64::from(cfg.rwnd_pkts)),
+            WindowReduction::Flight => self.cwnd_pkts,
+        };
+        let flight = self.board.outstanding();
+        self.ssthresh_pkts = self.cc.ssthresh_after_congestion(cwnd, flight);
+        self.cc.cwnd_after_congestion(cwnd, self.ssthresh_pkts)
+    }
+
+    /// Resend the oldest segment and enter fast recovery from the window `base_pkts`,
+    /// inflated by the duplicates seen (RFC 5681 §3.2 steps 2–3); the timer restarts when the
+    /// configuration says so (ns-2's reset_rtx_timer).
+    fn fast_retransmit(
+        &mut self,
+        base_pkts: f64,
+        ackno: u32,
+        now_ns: u64,
+        cfg: &TcpConfig,
+        out: &mut Vec<Packet>,
+    ) {
+        self.stats.fast_recoveries += 1;
+        self.last_cut_ecn = false;
+        self.state = CongState::Recovery;
+        self.recovery_cwnd_pkts = base_pkts;
+        self.transmit(ackno, now_ns, cfg, out);
+        if cfg.fast_retransmit_restarts_timer {
+            self.arm_timer(now_ns);
+        }
+        self.cwnd_pkts = base_pkts + f64::from(cfg.dupack_threshold);
+    }
+
     /// A retransmission timeout on the cumulative-ACK path: RFC 5681 eq. (4) and §3.1
-    /// (ssthresh from the flight size, cwnd one segment), RFC 6298 (5.5) back-off, and back to
-    /// the oldest unacknowledged segment.
+    /// (ssthresh reduced, cwnd one segment), RFC 6298 (5.5) back-off, and back to the oldest
+    /// unacknowledged segment. In fast recovery the window reduced is the one before
+    /// inflation (ns-2 clears dupwnd_ first); within the window of an ECN cut ssthresh stays
+    /// (ns-2's timeout after CWND_ACTION_ECN).
     pub(super) fn on_timeout_cumulative(
         &mut self,
         now_ns: u64,
         cfg: &TcpConfig,
         out: &mut Vec<Packet>,
     ) {
-        let flight = self.board.outstanding();
-        self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, flight);
+        if self.state == CongState::Recovery {
+            self.cwnd_pkts = self.recovery_cwnd_pkts;
+        }
+        if !(self.last_cut_ecn && self.recover_active && self.board.una() < self.recover) {
+            self.cut_window(cfg);
+        }
+        self.last_cut_ecn = false;
         self.cc.on_timeout();
         self.cwnd_pkts = 1.0;
         self.state = CongState::Open;

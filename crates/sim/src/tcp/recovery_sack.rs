@@ -263,6 +263,9 @@ impl Sender {
         self.prr = Prr::enter(u64::from(self.board.outstanding()) * Self::segment_bytes(cfg));
         self.recovery_window(delivered, false, cfg);
         self.retransmit_now(now_ns, cfg, out);
+        if cfg.fast_retransmit_restarts_timer {
+            self.arm_timer(now_ns);
+        }
     }
 
     /// RFC 3168 §6.1.2 with ns-3's CWR state: ssthresh from congestion control, the window

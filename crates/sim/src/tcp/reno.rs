@@ -1,12 +1,14 @@
 //! Reno's window rules (RFC 5681 §3.1): slow start, +1 segment per RTT in congestion
-//! avoidance, halve the flight size on congestion.
+//! avoidance, halve the flight size (or, as ns-2 does, the window) on congestion.
 //!
-//! Growth counts segments acknowledged, not ACKs, in both phases. ns-3.37's TcpNewReno and
-//! ns-2's Reno count ACKs instead: +1 segment per ACK in slow start (ns-3 spends any other
+//! Growth counts segments acknowledged, not ACKs, in both phases, unless the configuration
+//! asks for growth per ACK (`window_growth = "per_ack"`, which passes 1 here). ns-3.37's
+//! TcpNewReno and ns-2's Reno count ACKs: +1 segment per ACK in slow start (ns-3 spends any other
 //! segments of that ACK on one congestion-avoidance step once ssthresh is reached) and
 //! +1/cwnd per ACK in congestion avoidance (ns-3 truncates that to whole bytes, at least one).
-//! With an ACK per segment (ns-2's TCPSink) the two agree; with delayed ACKs every two
-//! segments (ns-3's default) ns-3's NewReno grows about half as fast as here.
+//! With an ACK per segment (ns-2's TCPSink) the two differ only where one ACK covers several
+//! segments (after a hole is filled); with delayed ACKs every two segments (ns-3's default)
+//! ns-3's NewReno grows about half as fast as per-segment counting.
 
 /// Window growth on an ACK of `acked_pkts` new segments outside recovery: cwnd += acked in
 /// slow start (RFC 5681 §3.1 with RFC 3465 byte counting), cwnd += acked/cwnd in congestion
@@ -25,6 +27,12 @@ pub fn ssthresh_after_loss(flight_pkts: u32) -> f64 {
     (f64::from(flight_pkts) / 2.0).max(2.0)
 }
 
+/// ssthresh after a congestion event from the window: max(⌊cwnd/2⌋, 2) (ns-2.35's slowdown
+/// with precisionReduce_ true: `ssthresh_ = (int) (windowd() / 2)`, at least 2).
+pub fn ssthresh_from_cwnd(cwnd_pkts: f64) -> f64 {
+    (cwnd_pkts / 2.0).floor().max(2.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -38,6 +46,8 @@ mod tests {
         assert!((cwnd - 11.0).abs() < 0.05);
         assert_eq!(ssthresh_after_loss(20), 10.0);
         assert_eq!(ssthresh_after_loss(3), 2.0);
+        assert_eq!(ssthresh_from_cwnd(9.7), 4.0);
+        assert_eq!(ssthresh_from_cwnd(3.9), 2.0);
     }
 
     #[test]

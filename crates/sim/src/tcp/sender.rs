@@ -89,8 +89,14 @@ pub struct Sender {
     /// first partial ACK of an episode).
     pub(super) first_partial_ack: bool,
     pub(super) prr: Prr,
-    /// No second ECN reduction until this segment is acknowledged.
+    /// The SACK path's ECN guard: no second reduction until this segment is acknowledged.
     pub(super) ecn_recover: u32,
+    /// The cumulative path's last window cut answered an ECN echo (ns-2's
+    /// last_cwnd_action_ == CWND_ACTION_ECN).
+    pub(super) last_cut_ecn: bool,
+    /// The cumulative path's window in fast recovery before inflation (ns-2's cwnd_ while
+    /// dupwnd_ counts the duplicates), where recovery leaves it.
+    pub(super) recovery_cwnd_pkts: f64,
     /// Set CWR on the next data packet.
     pub(super) cwr_pending: bool,
     pub(super) rtt: RttEstimator,
@@ -122,6 +128,8 @@ impl Sender {
             first_partial_ack: true,
             prr: Prr::default(),
             ecn_recover: 0,
+            last_cut_ecn: false,
+            recovery_cwnd_pkts: f64::from(cfg.initial_cwnd_pkts),
             cwr_pending: false,
             rtt: RttEstimator::new(cfg),
             rto_deadline_ns: None,

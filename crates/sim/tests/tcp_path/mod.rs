@@ -26,6 +26,8 @@ pub struct Trace {
     pub cwnd: Vec<(u64, f64)>,
     /// The retransmission timeout in force after every ACK, seconds.
     pub rto_s: Vec<f64>,
+    /// When the retransmission timer expires, after every ACK.
+    pub rto_deadline_ns: Vec<Option<u64>>,
     /// Segments delivered in order to the receiver.
     pub delivered: u32,
 }
@@ -37,7 +39,20 @@ pub fn run_path(
     duration_s: f64,
     rate_bps: u64,
     delay_ms: f64,
+    drop: impl FnMut(u32, u32, u64) -> bool,
+) -> (Sender, Trace) {
+    run_path_marked(cfg, duration_s, rate_bps, delay_ms, drop, |_, _| false)
+}
+
+/// [`run_path`] where `mark(seq, nth_transmission)` also says which ECN-capable data packets
+/// arrive with CE set.
+pub fn run_path_marked(
+    cfg: &TcpConfig,
+    duration_s: f64,
+    rate_bps: u64,
+    delay_ms: f64,
     mut drop: impl FnMut(u32, u32, u64) -> bool,
+    mut mark: impl FnMut(u32, u32) -> bool,
 ) -> (Sender, Trace) {
     let mut tx = Sender::new(0, RECEIVER, cfg);
     let mut rx = Receiver::new(0, SENDER);
@@ -54,7 +69,7 @@ pub fn run_path(
     tx.start(0, cfg, &mut out);
     loop {
         // Put whatever the endpoints produced on the wire.
-        for p in out.drain(..) {
+        for mut p in out.drain(..) {
             let arrive = if p.is_ack() {
                 now + delay
             } else {
@@ -63,6 +78,9 @@ pub fn run_path(
                 *n += 1;
                 if drop(p.seq, *n, now) {
                     continue;
+                }
+                if p.has(flags::ECT) && mark(p.seq, *n) {
+                    p.flags |= flags::CE;
                 }
                 let start = link_free.max(now);
                 link_free = start + tx_time_ns(p.bytes(), rate_bps);
@@ -89,6 +107,7 @@ pub fn run_path(
                 tx.on_ack(&pkt, now, cfg, &mut out);
                 trace.cwnd.push((now, tx.cwnd_pkts()));
                 trace.rto_s.push(tx.rto_s());
+                trace.rto_deadline_ns.push(tx.rto_deadline_ns());
             } else if pkt.has(flags::SYN) {
                 rx.on_syn(&pkt, cfg, &mut out);
             } else {
