@@ -1,10 +1,11 @@
-"""Validation against ns-2.35: the same single-bottleneck scenarios (Li et al. 2014, §3.1) run
-in aqmlab and in ns-2 (`ns`, Debian package `ns2`), every run stored as it finishes, and a
-Markdown page comparing the two.
+"""Validation against ns-2.35: the same scenarios run in aqmlab and in ns-2 (`ns`, Debian
+package `ns2`), every run stored as it finishes, and a Markdown page comparing the two. Two
+families of cases: Li et al. 2014's single bottleneck (§3.1; DropTail, RED, ARED without ECN),
+here, and Chen, Hu & Ji 2011's ECN dumbbell (§5; RED and gentle RED), in `validate_ns2_chen`.
 
-The ns-2 side is `benches/validation/ns2/li2014_dumbbell.tcl`, the aqmlab side
-`experiments/li2014/single_bottleneck.toml`. Both measure over the second half of the run, at
-the bottleneck port:
+The Li cases' ns-2 side is `benches/validation/ns2/li2014_dumbbell.tcl`, their aqmlab side
+`experiments/li2014/single_bottleneck.toml`. Both families measure over the second half of the
+run, at the bottleneck port:
 
 - `avg_queue_pkts`, `std_queue_pkts`: mean and population STD of the queue length (packets
   waiting, the one on the wire excluded) sampled every 10 ms from the window's start;
@@ -12,21 +13,25 @@ the bottleneck port:
 - `link_efficiency`: bits sent onto the bottleneck / (capacity × window length);
 - `delay_mean_ms`: mean one-way delay of the data packets (ns-2: propagation and
   serialisation on the three links plus the mean wait in the bottleneck queue).
+
+The Chen cases also report `mark_rate` (CE marks / arrivals), shown in a table of its own.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import shutil
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from . import _core
 from . import validate as common
+from . import validate_ns2_chen as chen
 from .store import RunStore, _atomic_write_bytes
 from .validate import (
     LABELS,
@@ -37,6 +42,7 @@ from .validate import (
     Outcome,
     ValidationError,
 )
+from .validate_ns2_chen import ChenCase
 
 SCRIPT = ROOT / "benches" / "validation" / "ns2" / "li2014_dumbbell.tcl"
 SCENARIO = ROOT / "experiments" / "li2014" / "single_bottleneck.toml"
@@ -51,11 +57,15 @@ FULL_TIMEOUT_S = 6 * 3600.0
 """Longest an ns-2 run may take before it is stopped and reported as failed."""
 
 METRICS = ("link_efficiency", "avg_queue_pkts", "std_queue_pkts", "drop_rate", "delay_mean_ms")
-
+ECN_METRIC = "mark_rate"
+"""Reported for the Chen cases only, in a table of its own (no tolerance of its own: it is
+judged with the drop rate's)."""
 
 @dataclass(frozen=True)
 class Case:
-    """One scenario of the grid, run with every seed in both simulators."""
+    """One Li et al. (2014) scenario of the grid, run with every seed in both simulators."""
+
+    family: ClassVar[str] = "li2014"
 
     aqm: str
     flows: int
@@ -92,9 +102,23 @@ class Case:
         return self.duration_s / 2
 
 
+AnyCase = Case | ChenCase
+
+FAMILIES = {"li2014": (SCRIPT, SCENARIO), "chen2011": (chen.SCRIPT, chen.SCENARIO)}
+"""Each family's (Tcl script, scenario file)."""
+
+
+def script_of(case: AnyCase) -> Path:
+    return FAMILIES[case.family][0]
+
+
+def scenario_of(case: AnyCase) -> Path:
+    return FAMILIES[case.family][1]
+
+
 @dataclass(frozen=True)
 class Grid:
-    cases: tuple[Case, ...]
+    cases: tuple[AnyCase, ...]
     seeds: tuple[int, ...]
     timeout_s: float
 
@@ -103,20 +127,27 @@ AQMS = ("droptail", "red", "ared")
 
 
 def grid(quick: bool) -> Grid:
-    """The quick grid (N = 100, 30 s runs) or the full one (the paper's 100 s runs: N in
-    {100, 500, 800} at target 300, N in {500, 800} at target 50, and 15 and 115 Mb/s at
-    N = 800), each for DropTail, RED and ARED with two seeds."""
+    """The quick grid (Li: N = 100, 30 s runs, DropTail, RED and ARED; Chen: gentle RED at
+    N = 200 for 30 s) or the full one (Li's 100 s runs: N in {100, 500, 800} at target 300, N
+    in {500, 800} at target 50, and 15 and 115 Mb/s at N = 800, each for DropTail, RED and
+    ARED, except DropTail at target 50, which has no target and would repeat the target-300
+    case; Chen's RED and gentle RED at N in {200, 1000}, 100 s), all with two seeds."""
     if quick:
-        cases = tuple(Case(aqm, 100, duration_s=30.0) for aqm in AQMS)
-        return Grid(cases, (1, 2), QUICK_TIMEOUT_S)
+        cases: tuple[AnyCase, ...] = tuple(Case(aqm, 100, duration_s=30.0) for aqm in AQMS)
+        return Grid(cases + chen.quick_cases(), (1, 2), QUICK_TIMEOUT_S)
     shapes = [(n, 45.0, 300) for n in (100, 500, 800)]
     shapes += [(n, 45.0, 50) for n in (500, 800)]
     shapes += [(800, c, 300) for c in (15.0, 115.0)]
-    cases = tuple(Case(aqm, n, c, t) for n, c, t in shapes for aqm in AQMS)
-    return Grid(cases, (1, 2), FULL_TIMEOUT_S)
+    cases = tuple(
+        Case(aqm, n, c, t)
+        for n, c, t in shapes
+        for aqm in AQMS
+        if not (aqm == "droptail" and t != 300)
+    )
+    return Grid(cases + chen.full_cases(), (1, 2), FULL_TIMEOUT_S)
 
 
-def run_id(case: Case, seed: int, side: str) -> str:
+def run_id(case: AnyCase, seed: int, side: str) -> str:
     """`<case>-s<seed>-<side>-<digest>`: the digest covers what the run depends on (the Tcl
     script and its arguments for ns-2; aqmlab's version and the resolved scenario for aqmlab),
     so a stored run is reused only while its inputs are unchanged."""
@@ -124,13 +155,15 @@ def run_id(case: Case, seed: int, side: str) -> str:
 
 
 @functools.cache
-def _inputs_digest(case: Case, seed: int, side: str) -> str:
+def _inputs_digest(case: AnyCase, seed: int, side: str) -> str:
     if side == "ns2":
-        key = SCRIPT.read_text(encoding="utf-8") + "\n" + " ".join(ns2_args(case, seed))
+        script = script_of(case).read_text(encoding="utf-8")
+        key = script + "\n" + " ".join(ns2_args(case, seed))
     else:
         from .scenario import Scenario
 
-        resolved = Scenario.load(SCENARIO).with_literals(aqmlab_overrides(case)).resolved()
+        scenario = Scenario.load(scenario_of(case)).with_literals(aqmlab_overrides(case))
+        resolved = scenario.resolved()
         key = f"aqmlab {_core.version()}\n{resolved}\n#seed={seed}"
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
@@ -139,8 +172,10 @@ def _inputs_digest(case: Case, seed: int, side: str) -> str:
 # ns-2
 
 
-def ns2_args(case: Case, seed: int) -> list[str]:
-    """The key=value arguments of the Tcl script for one run."""
+def ns2_args(case: AnyCase, seed: int) -> list[str]:
+    """The key=value arguments of the case's Tcl script for one run."""
+    if isinstance(case, ChenCase):
+        return chen.ns2_args(case, seed, SAMPLE_MS, START_JITTER_S)
     min_th, max_th = case.thresholds
     values: dict[str, Any] = {
         "queue": case.aqm,
@@ -157,8 +192,8 @@ def ns2_args(case: Case, seed: int) -> list[str]:
     return [f"{k}={v}" for k, v in values.items()]
 
 
-def ns2_command(ns: str, case: Case, seed: int, script: Path = SCRIPT) -> list[str]:
-    return [ns, str(script), *ns2_args(case, seed)]
+def ns2_command(ns: str, case: AnyCase, seed: int, script: Path | None = None) -> list[str]:
+    return [ns, str(script or script_of(case)), *ns2_args(case, seed)]
 
 
 NS2_KEYS = (
@@ -170,10 +205,11 @@ NS2_KEYS = (
     "queue_delay_mean_ms",
     *METRICS,
 )
+CHEN_KEYS = (*NS2_KEYS, "marks", ECN_METRIC, "propagation_mean_ms", "data_packets_sent")
 
 
-def parse_ns2_output(text: str) -> dict[str, float]:
-    """The metrics the Tcl script prints between its `begin` and `end` lines; ValueError
+def parse_ns2_output(text: str, keys: Iterable[str] = NS2_KEYS) -> dict[str, float]:
+    """The `keys` the Tcl script prints between its `begin` and `end` lines; ValueError
     (one line) when they are missing or not numbers."""
     lines = [line.strip() for line in text.splitlines()]
     try:
@@ -186,7 +222,7 @@ def parse_ns2_output(text: str) -> dict[str, float]:
         key, _, value = line.partition(" ")
         found[key] = value.strip()
     out: dict[str, float] = {}
-    for key in NS2_KEYS:
+    for key in keys:
         if key not in found:
             raise ValueError(f"ns-2 output lacks '{key}'")
         try:
@@ -204,11 +240,11 @@ def find_ns() -> str:
     return ns
 
 
-def run_ns2(ns: str, case: Case, seed: int, timeout_s: float) -> dict[str, Any]:
+def run_ns2(ns: str, case: AnyCase, seed: int, timeout_s: float) -> dict[str, Any]:
     cmd = ns2_command(ns, case, seed)
-    stdout, wall = common.run_process(cmd, timeout_s, "ns-2", cwd=SCRIPT.parent)
+    stdout, wall = common.run_process(cmd, timeout_s, "ns-2", cwd=script_of(case).parent)
     try:
-        summary = parse_ns2_output(stdout)
+        summary = parse_ns2_output(stdout, CHEN_KEYS if isinstance(case, ChenCase) else NS2_KEYS)
     except ValueError as e:
         raise ValidationError(str(e)) from None
     return {"summary": summary, "wall_s": wall, "command": cmd[1:]}
@@ -218,8 +254,10 @@ def run_ns2(ns: str, case: Case, seed: int, timeout_s: float) -> dict[str, Any]:
 # aqmlab
 
 
-def aqmlab_overrides(case: Case) -> list[tuple[str, str]]:
-    """`--set` style overrides of the scenario file for one case."""
+def aqmlab_overrides(case: AnyCase) -> list[tuple[str, str]]:
+    """`--set` style overrides of the case's scenario file."""
+    if isinstance(case, ChenCase):
+        return chen.aqmlab_overrides(case, SAMPLE_MS, START_JITTER_S)
     min_th, max_th = case.thresholds
     sets = [
         ("queue.aqm", case.aqm),
@@ -239,11 +277,11 @@ def aqmlab_overrides(case: Case) -> list[tuple[str, str]]:
     return sets
 
 
-def run_aqmlab(case: Case, seed: int) -> dict[str, Any]:
+def run_aqmlab(case: AnyCase, seed: int) -> dict[str, Any]:
     from .runner import run
     from .scenario import Scenario
 
-    scenario = Scenario.load(SCENARIO).with_literals(aqmlab_overrides(case))
+    scenario = Scenario.load(scenario_of(case)).with_literals(aqmlab_overrides(case))
     t0 = time.monotonic()
     result = run(scenario, seed=seed)
     wall = time.monotonic() - t0
@@ -264,6 +302,9 @@ def run_aqmlab(case: Case, seed: int) -> dict[str, Any]:
         "drops": float(row["bottleneck_drops"]),
         "departures": float(row["bottleneck_departures"]),
     }
+    if isinstance(case, ChenCase):
+        summary["marks"] = float(row["bottleneck_marks"])
+        summary[ECN_METRIC] = float(row[ECN_METRIC])
     return {
         "summary": summary,
         "wall_s": wall,
@@ -292,7 +333,7 @@ def _do(ns: str | None, job: Job, timeout_s: float) -> dict[str, Any]:
         out = run_ns2(ns, case, seed, timeout_s)
     else:
         out = run_aqmlab(case, seed)
-    return {"side": side, "case": asdict(case), "seed": seed, **out}
+    return {"side": side, "family": case.family, "case": asdict(case), "seed": seed, **out}
 
 
 def execute(
@@ -309,23 +350,74 @@ def execute(
     )
 
 
-def compare(store: RunStore, g: Grid) -> list[tuple[Case, list[Any]]]:
+def compare(store: RunStore, g: Grid) -> list[tuple[AnyCase, list[Any]]]:
     return common.compare(store, [(c, g.seeds) for c in g.cases], run_id, "ns2", METRICS)
 
 
-def markdown_table(rows: Iterable[tuple[Case, list[Any]]]) -> str:
+def compare_marks(store: RunStore, g: Grid) -> list[tuple[AnyCase, Comparison]]:
+    """The Chen cases' mark rate over the seeds, judged with the drop rate's tolerance."""
+    out = []
+    for case in g.cases:
+        if not isinstance(case, ChenCase):
+            continue
+        values: dict[str, list[float]] = {"ns2": [], "aqmlab": []}
+        for side, vals in values.items():
+            for seed in g.seeds:
+                rid = run_id(case, seed, side)
+                if store.has(rid):
+                    vals.append(float(store.read(rid)["summary"].get(ECN_METRIC, math.nan)))
+        c = common.judge("drop_rate", values["ns2"], values["aqmlab"])
+        out.append((case, Comparison(ECN_METRIC, c.ref, c.ref_spread, c.aqmlab, c.verdict)))
+    return out
+
+
+def marks_table(rows: Iterable[tuple[AnyCase, Comparison]]) -> str:
+    lines = ["| case | ECN mark rate |", "|---|---|"]
+    for case, c in rows:
+        if c.verdict == "n/a":
+            cell = "–"
+        else:
+            ref, spread, ours = (
+                common.fmt("drop_rate", v) for v in (c.ref, c.ref_spread / 2, c.aqmlab)
+            )
+            rel = c.rel_diff
+            diff = "–" if not math.isfinite(rel) else f"{round(rel, 3) + 0.0:+.1%}"
+            mark = "**outside**" if c.verdict == "outside" else c.verdict
+            cell = f"{ref} (±{spread}) / {ours}, {diff}, {mark}"
+        lines.append(f"| {case.label} | {cell} |")
+    return "\n".join(lines)
+
+
+def markdown_table(rows: Iterable[tuple[AnyCase, list[Any]]]) -> str:
     return common.markdown_table(rows, METRICS)
 
 
-def page(rows: list[tuple[Case, list[Comparison]]], g: Grid, quick: bool) -> str:
+def page(
+    rows: list[tuple[AnyCase, list[Comparison]]],
+    g: Grid,
+    quick: bool,
+    marks: list[tuple[AnyCase, Comparison]] | None = None,
+) -> str:
     tol = ", ".join(f"{LABELS[m]} {TOLERANCES[m].text()}" for m in METRICS)
     seeds = ", ".join(str(s) for s in g.seeds)
+    ecn: list[str] = []
+    if marks:
+        ecn = [
+            "ECN marks of the Chen cases (CE marks / arrivals at the bottleneck), judged with "
+            "the drop rate's tolerance and not counted above:",
+            "",
+            marks_table(marks),
+            "",
+        ]
     return "\n".join(
         [
             f"# aqmlab against ns-2.35{' (quick grid)' if quick else ''}",
             "",
             "Li et al. (2014) single bottleneck: N TCP Reno flows, 80 ms round-trip propagation, "
-            f"900-packet buffer; seeds {seeds}; metrics over the second half of each run.",
+            "900-packet buffer, ECN off. Chen et al. (2011) dumbbell: N ECN-capable TCP Reno "
+            "flows, 150 Mb/s, round-trip propagation uniform around 150 ms, 7500-packet buffer, "
+            f"RED or gentle RED marking while p_b < 0.1. Seeds {seeds}; metrics over the second "
+            "half of each run.",
             "Each cell: ns-2 mean over its seeds (± half its seed-to-seed range) / aqmlab mean, "
             "the relative difference, and the verdict.",
             f"Tolerances: {tol}; a metric outside them but inside ns-2's own seed range is "
@@ -339,19 +431,28 @@ def page(rows: list[tuple[Case, list[Comparison]]], g: Grid, quick: bool) -> str
             "",
             common.summary_table(rows, METRICS),
             "",
+            *ecn,
         ]
     )
 
 
 def write_outputs(out: Path, g: Grid, quick: bool) -> tuple[Path, str]:
     """Write the page and the CSV table from the stored runs; returns (page path, table)."""
-    rows = compare(RunStore(out), g)
-    text = page(rows, g, quick)
+    store = RunStore(out)
+    rows = compare(store, g)
+    marks = compare_marks(store, g)
+    text = page(rows, g, quick, marks)
     _atomic_write_bytes(out / PAGE, text.encode())
-    _atomic_write_bytes(out / TABLE, common.long_table(rows, "ns2").encode())
+    csv = common.long_table(rows, "ns2") + "".join(
+        f"{case.case_id},{ECN_METRIC},{c.ref:.6g},{c.ref_spread:.6g},{c.aqmlab:.6g},"
+        f"{c.rel_diff:.6g},{TOLERANCES['drop_rate'].text()},{c.verdict}\n"
+        for case, c in marks
+    )
+    _atomic_write_bytes(out / TABLE, csv.encode())
     return out / PAGE, markdown_table(rows)
 
 
 def check_files() -> None:
-    """The Tcl script and the scenario file exist; ValidationError otherwise."""
-    common.check_files({"script": SCRIPT, "scenario": SCENARIO})
+    """Every family's Tcl script and scenario file exist; ValidationError otherwise."""
+    for name, (script, scenario) in FAMILIES.items():
+        common.check_files({f"{name} script": script, f"{name} scenario": scenario})

@@ -100,7 +100,7 @@ def test_repr_names_the_aqm_and_every_parameter_in_force():
         "AqmStepper('red', limit_pkts=1000, rate_mbps=10.0, seed=7, q_min_pkts=50.0, "
         "q_max_pkts=300.0, p_max=0.2, w=0.002, gentle=False, spacing='none', "
     )
-    assert text.endswith("mean_pkt_bytes=1000.0, ns_small_queue_guard=True)")
+    assert text.endswith("mean_pkt_bytes=1000.0, ns_small_queue_guard=True, mark_p_max=1.0)")
     assert q.params["p_max"] == 0.2 and q.params["spacing"] == "none"
     assert repr(_core.AqmStepper("droptail", {})) == (
         "AqmStepper('droptail', limit_pkts=1000, rate_mbps=50.0, seed=1)"

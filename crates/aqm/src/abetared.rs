@@ -5,6 +5,7 @@ use crate::adaptive_beta::{
     thresholds, validate_adaptive, LinkContext, ADAPTIVE_MEAN_PKT_BYTES_DOC, T_TARGET_DOC,
     T_UPDATE_DOC,
 };
+use crate::beta_bounds::BetaBounds;
 use crate::beta_curve::BetaCurve;
 use crate::betared::{beta_probe, BETA_PROBE_NAMES, BETA_SPACING_DOC, THETA_DOC};
 use crate::contract::ParamError;
@@ -123,6 +124,7 @@ pub struct ABetaRed {
     params: ABetaRedParams,
     q_target_pkts: f64,
     curve: BetaCurve,
+    bounds: BetaBounds,
     core: RedCore,
     periodic: Periodic,
 }
@@ -138,6 +140,7 @@ impl ABetaRed {
         let (q_min, q_max, q_target) = thresholds(link, params.t_target_ms, params.mean_pkt_bytes)?;
         Ok(ABetaRed {
             curve: BetaCurve::new(q_min, q_max, q_target, params.p_max_initial, params.theta)?,
+            bounds: BetaBounds::default(),
             core: RedCore::new(
                 params.w,
                 params.idle_correction,
@@ -160,7 +163,9 @@ impl ABetaRed {
     /// One update of p_max for averaged queue `q_avg` (Algorithm 2, lines 7–13):
     /// below target p_max ← max(0.01, p_max·Alpha·(1 − (q_target − q_avg)/(q_max − q_min)));
     /// above target p_max ← min(0.99, p_max + Beta·p_max·(1 − p_max)·(q_avg − q_target)/(q_max − q_min)).
+    /// The probability traced for the last arrival is fixed first, from the curve it saw.
     pub fn update(&mut self, q_avg_pkts: f64) {
+        self.core.settle_p(&self.curve);
         let span = self.curve.q_max_pkts - self.curve.q_min_pkts;
         let p_max = self.curve.p_max;
         let target = self.q_target_pkts;
@@ -189,6 +194,10 @@ impl RedFamily for ABetaRed {
 
     fn curve(&self) -> &BetaCurve {
         &self.curve
+    }
+
+    fn probability_bounds(&mut self, q_avg_pkts: f64, tight: bool) -> Option<(f64, f64)> {
+        self.bounds.bounds(&self.curve, q_avg_pkts, tight)
     }
 
     fn periodic(&self) -> Option<&Periodic> {

@@ -6,8 +6,8 @@ use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
 use crate::param_doc::{DescribedParams, ParamDoc, FLAG};
 use crate::red::{
-    validate_common, LinearCurve, BYTE_MODE_DOC, GENTLE_DOC, IDLE_CORRECTION_DOC,
-    MEAN_PKT_BYTES_DOC, SMALL_QUEUE_GUARD_DOC, SPACING_DOC,
+    validate_common, validate_mark_p_max, LinearCurve, BYTE_MODE_DOC, GENTLE_DOC,
+    IDLE_CORRECTION_DOC, MARK_P_MAX_DOC, MEAN_PKT_BYTES_DOC, SMALL_QUEUE_GUARD_DOC, SPACING_DOC,
 };
 use crate::red_core::{DropCurve, Periodic, RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
@@ -68,6 +68,9 @@ pub struct AredParams {
     pub adapt_at: AdaptAt,
     /// No early or forced drop while the queue holds at most one packet (ns-2, ns-3).
     pub ns_small_queue_guard: bool,
+    /// With ECN, early drops of ECN-capable packets are marks only while p_b is below this
+    /// (ns-2's `mark_p_`); 1: wherever drops are not forced. As RED's.
+    pub mark_p_max: f64,
 }
 
 impl Default for AredParams {
@@ -97,6 +100,7 @@ impl Default for AredParams {
             ns_small_queue_guard: true,
             gentle_slope_from_initial_p_max: true,
             adapt_at: AdaptAt::Arrival,
+            mark_p_max: 1.0,
         }
     }
 }
@@ -183,6 +187,7 @@ impl DescribedParams for AredParams {
             "timer, arrival",
             "adapt p_max on a timer every interval_s, or at the first arrival after it (ns-3)",
         ),
+        MARK_P_MAX_DOC,
     ];
 }
 
@@ -246,6 +251,7 @@ impl AredParams {
         if !(self.beta > 0.0 && self.beta < 1.0) {
             return Err(ParamError::new("beta", "must be in (0, 1)"));
         }
+        validate_mark_p_max(self.mark_p_max)?;
         validate_common(
             if self.w == 0.0 { 0.5 } else { self.w },
             self.mean_pkt_bytes,
@@ -373,7 +379,8 @@ impl Ared {
                 params.byte_mode,
                 params.mean_pkt_bytes,
                 params.ns_small_queue_guard,
-            ),
+            )
+            .with_mark_p_max(params.mark_p_max),
             periodic: Periodic::every_s(params.interval_s),
             last_set_ns: 0,
             config,
@@ -451,7 +458,11 @@ impl RedFamily for Ared {
     }
 
     fn probe(&self, out: &mut Vec<f64>) {
-        out.extend([self.core.q_avg_pkts(), self.core.p(), self.p_max()]);
+        out.extend([
+            self.core.q_avg_pkts(),
+            self.core.p(&self.curve),
+            self.p_max(),
+        ]);
     }
 }
 

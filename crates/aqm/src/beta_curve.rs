@@ -126,6 +126,11 @@ impl BetaCurve {
         (self.alpha, self.beta)
     }
 
+    /// z = (q_avg − q_min)/(q_max − q_min), the argument of I_z(α, β) in eq. (7).
+    pub(crate) fn position(&self, q_avg_pkts: f64) -> f64 {
+        (q_avg_pkts - self.q_min_pkts) / (self.q_max_pkts - self.q_min_pkts)
+    }
+
     /// Drop probability, eq. (7) as Algorithm 1 writes it: 0 for q_avg ≤ q_min, 1 for
     /// q_avg ≥ q_max, otherwise p_max·I_z(α, β) with z = (q_avg − q_min)/(q_max − q_min).
     pub fn probability(&self, q_avg_pkts: f64) -> f64 {
@@ -134,8 +139,7 @@ impl BetaCurve {
         } else if q_avg_pkts >= self.q_max_pkts {
             1.0
         } else {
-            let z = (q_avg_pkts - self.q_min_pkts) / (self.q_max_pkts - self.q_min_pkts);
-            let p = self.p_max * beta_inc_reg(self.alpha, self.beta, z);
+            let p = self.p_max * beta_inc_reg(self.alpha, self.beta, self.position(q_avg_pkts));
             // Rounding may pass 1 by an ulp or so; a NaN is kept for the caller's check.
             if p > 1.0 {
                 1.0

@@ -3,6 +3,7 @@
 //! spread set by θ. "The rest of the algorithm works exactly the same as RED" (§4.2): the same
 //! averaged queue, updated on every arrival.
 
+use crate::beta_bounds::BetaBounds;
 use crate::beta_curve::BetaCurve;
 use crate::contract::ParamError;
 use crate::drop_decision::Spacing;
@@ -130,6 +131,7 @@ impl BetaRedParams {
 #[derive(Clone, Debug)]
 pub struct BetaRed {
     curve: BetaCurve,
+    bounds: BetaBounds,
     core: RedCore,
 }
 
@@ -139,6 +141,7 @@ impl BetaRed {
         params.validate()?;
         Ok(BetaRed {
             curve: params.curve()?,
+            bounds: BetaBounds::default(),
             core: RedCore::new(
                 params.w,
                 params.idle_correction,
@@ -155,7 +158,7 @@ impl BetaRed {
 pub(crate) fn beta_probe(core: &RedCore, curve: &BetaCurve, out: &mut Vec<f64>) {
     out.extend([
         core.q_avg_pkts(),
-        core.p(),
+        core.p(curve),
         curve.p_max,
         curve.mu(),
         curve.sigma(),
@@ -180,6 +183,10 @@ impl RedFamily for BetaRed {
 
     fn curve(&self) -> &BetaCurve {
         &self.curve
+    }
+
+    fn probability_bounds(&mut self, q_avg_pkts: f64, tight: bool) -> Option<(f64, f64)> {
+        self.bounds.bounds(&self.curve, q_avg_pkts, tight)
     }
 
     fn probe(&self, out: &mut Vec<f64>) {

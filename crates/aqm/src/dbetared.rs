@@ -6,6 +6,7 @@ use crate::adaptive_beta::{
     thresholds, validate_adaptive, LinkContext, ADAPTIVE_MEAN_PKT_BYTES_DOC, T_TARGET_DOC,
     T_UPDATE_DOC,
 };
+use crate::beta_bounds::BetaBounds;
 use crate::beta_curve::BetaCurve;
 use crate::betared::{beta_probe, BETA_SPACING_DOC, THETA_DOC};
 use crate::contract::ParamError;
@@ -113,6 +114,7 @@ pub struct DBetaRed {
     /// The virtual target q̃_target, packets.
     q_target_virtual_pkts: f64,
     curve: BetaCurve,
+    bounds: BetaBounds,
     core: RedCore,
     periodic: Periodic,
 }
@@ -124,6 +126,7 @@ impl DBetaRed {
         let (q_min, q_max, q_target) = thresholds(link, params.t_target_ms, params.mean_pkt_bytes)?;
         Ok(DBetaRed {
             curve: BetaCurve::new(q_min, q_max, q_target, 1.0, params.theta)?,
+            bounds: BetaBounds::default(),
             core: RedCore::new(
                 params.w,
                 params.idle_correction,
@@ -148,7 +151,9 @@ impl DBetaRed {
     /// δ = μ(1 − μ)(q_target − q_avg); below target q̃ ← min(q_max − 1, q̃ + Alpha·δ), above
     /// target q̃ ← max(q_min + 1, q̃ + Beta·δ); then μ = (q̃ − q_min)/(q_max − q_min) and
     /// σ = θ·√(μ(1 − μ)).
+    /// The probability traced for the last arrival is fixed first, from the curve it saw.
     pub fn update(&mut self, q_avg_pkts: f64) {
+        self.core.settle_p(&self.curve);
         let mu = self.curve.mu();
         let delta = mu * (1.0 - mu) * (self.q_target_pkts - q_avg_pkts);
         let (q_min, q_max) = (self.curve.q_min_pkts, self.curve.q_max_pkts);
@@ -178,6 +183,10 @@ impl RedFamily for DBetaRed {
 
     fn curve(&self) -> &BetaCurve {
         &self.curve
+    }
+
+    fn probability_bounds(&mut self, q_avg_pkts: f64, tight: bool) -> Option<(f64, f64)> {
+        self.bounds.bounds(&self.curve, q_avg_pkts, tight)
     }
 
     fn periodic(&self) -> Option<&Periodic> {

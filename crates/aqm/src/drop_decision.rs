@@ -100,6 +100,38 @@ impl DropDecision {
         drop
     }
 
+    /// [`DropDecision::decide`] for a p_b known only to lie in [lo, hi]: the decision, or
+    /// None, with nothing changed, when it depends on where p_b lies.
+    ///
+    /// `decide` drops when u < p_a(p_b) for the next uniform draw u. Every step of p_a (the
+    /// byte-mode scaling, count·p_b, the spacing formulas, the clamps) is non-decreasing in
+    /// p_b, and so is each correctly rounded operation of it (IEEE 754-2019 rounding is monotone),
+    /// so p_a(lo) ≤ p_a(p_b) ≤ p_a(hi): u < p_a(lo) means drop, u ≥ p_a(hi) means keep.
+    pub fn decide_within(
+        &mut self,
+        lo: f64,
+        hi: f64,
+        size_bytes: u32,
+        rng: &mut Rng,
+    ) -> Option<bool> {
+        self.count += 1;
+        let mut next = rng.clone();
+        let u = next.uniform();
+        let drop = if u < self.applied_probability(lo, size_bytes) {
+            true
+        } else if u >= self.applied_probability(hi, size_bytes) {
+            false
+        } else {
+            self.count -= 1;
+            return None;
+        };
+        *rng = next;
+        if drop {
+            self.count = 0;
+        }
+        Some(drop)
+    }
+
     /// The probability fell to zero (q_avg below q_min) or a forced drop happened.
     pub fn reset(&mut self) {
         self.count = 0;

@@ -9,6 +9,7 @@
 pub mod abetared;
 pub mod adaptive_beta;
 pub mod ared;
+pub mod beta_bounds;
 pub mod beta_curve;
 pub mod betared;
 pub mod codel;

@@ -33,6 +33,10 @@ pub struct RedParams {
     pub mean_pkt_bytes: f64,
     /// No early or forced drop while the queue holds at most one packet (ns-2, ns-3).
     pub ns_small_queue_guard: bool,
+    /// With ECN, an early drop of an ECN-capable packet is marked only while p_b (the curve's
+    /// probability, before spacing) is below this; at or above it the packet is dropped
+    /// (ns-2's `mark_p_` with `use_mark_p_`). 1: marked wherever drops are not forced.
+    pub mark_p_max: f64,
 }
 
 impl Default for RedParams {
@@ -52,6 +56,7 @@ impl Default for RedParams {
             idle_correction: true,
             mean_pkt_bytes: 1000.0,
             ns_small_queue_guard: true,
+            mark_p_max: 1.0,
         }
     }
 }
@@ -74,7 +79,25 @@ impl DescribedParams for RedParams {
         IDLE_CORRECTION_DOC,
         MEAN_PKT_BYTES_DOC,
         SMALL_QUEUE_GUARD_DOC,
+        MARK_P_MAX_DOC,
     ];
+}
+
+/// The ECN marking limit of RED and ARED.
+pub(crate) const MARK_P_MAX_DOC: ParamDoc = ParamDoc::new(
+    "mark_p_max",
+    "",
+    "(0, 1]",
+    "ECN: early drops of ECN-capable packets are marks only while p_b < this, else drops (ns-2 mark_p_)",
+);
+
+/// Check RED's and ARED's ECN marking limit.
+pub(crate) fn validate_mark_p_max(mark_p_max: f64) -> Result<(), ParamError> {
+    if mark_p_max > 0.0 && mark_p_max <= 1.0 {
+        Ok(())
+    } else {
+        Err(ParamError::new("mark_p_max", "must be in (0, 1]"))
+    }
 }
 
 /// The averaging weight w as every RED-family algorithm but ARED takes it.
@@ -161,6 +184,7 @@ impl RedParams {
         if !(self.p_max > 0.0 && self.p_max <= 1.0) {
             return Err(ParamError::new("p_max", "must be in (0, 1]"));
         }
+        validate_mark_p_max(self.mark_p_max)?;
         validate_common(self.w, self.mean_pkt_bytes)
     }
 }
@@ -244,7 +268,8 @@ impl Red {
                 params.byte_mode,
                 params.mean_pkt_bytes,
                 params.ns_small_queue_guard,
-            ),
+            )
+            .with_mark_p_max(params.mark_p_max),
             params,
         })
     }
@@ -278,7 +303,7 @@ impl RedFamily for Red {
     }
 
     fn probe(&self, out: &mut Vec<f64>) {
-        out.extend([self.core.q_avg_pkts(), self.core.p()]);
+        out.extend([self.core.q_avg_pkts(), self.core.p(&self.curve)]);
     }
 }
 
@@ -384,6 +409,38 @@ mod tests {
         );
     }
 
+    /// ns-2 (setbit_ true, use_mark_p_ true, mark_p_ 0.1) on gentle RED with p_max 0.1: an
+    /// ECN-capable arrival is marked on the linear ramp (p_b < 0.1) and dropped in the gentle
+    /// region (p_b ≥ 0.1); the default keeps it markable there.
+    #[test]
+    fn mark_p_max_drops_ecn_capable_packets_in_the_gentle_region() {
+        let ect = PacketView {
+            size_bytes: 1000,
+            ect: true,
+        };
+        let verdicts = |mark_p_max: f64, q_avg: f64| {
+            let mut r = red(RedParams {
+                gentle: true,
+                w: 1.0,
+                mark_p_max,
+                ..RedParams::default()
+            });
+            let mut rng = Rng::from_seed(5);
+            let q = q_avg as u32;
+            let all: Vec<_> = (0..2000)
+                .map(|_| r.on_enqueue(0, ect, &queue(q), &mut rng))
+                .collect();
+            let n = |v| all.iter().filter(|&&x| x == v).count();
+            (n(EnqueueVerdict::EarlyDrop), n(EnqueueVerdict::ForcedDrop))
+        };
+        let (early, forced) = verdicts(0.1, 250.0); // p_b = 0.075
+        assert!(early > 0 && forced == 0);
+        let (early, forced) = verdicts(0.1, 450.0); // p_b = 0.55
+        assert!(early == 0 && forced > 0);
+        let (early, forced) = verdicts(1.0, 450.0);
+        assert!(early > 0 && forced == 0);
+    }
+
     #[test]
     fn bad_parameters_name_the_field() {
         let field = |p: RedParams| Red::new(p).unwrap_err().field;
@@ -396,6 +453,14 @@ mod tests {
             "q_max_pkts"
         );
         assert_eq!(field(RedParams { p_max: 1.5, ..d() }), "p_max");
+        for bad in [0.0, -0.1, 1.01, f64::NAN] {
+            let p = RedParams {
+                mark_p_max: bad,
+                ..d()
+            };
+            assert_eq!(field(p.clone()), "mark_p_max");
+            assert_eq!(Red::new(p).unwrap_err().message, "must be in (0, 1]");
+        }
         assert_eq!(field(RedParams { w: 0.0, ..d() }), "w");
         assert_eq!(
             field(RedParams {

@@ -16,8 +16,14 @@ pub struct RedCore {
     mean_pkt_bytes: f64,
     /// No early or forced drop while the queue holds at most one packet.
     small_queue_guard: bool,
-    /// Drop probability p_b of the curve at the last arrival.
-    p: f64,
+    /// Drop probability p_b of the curve at the last arrival; None when that decision was
+    /// settled from bounds on p_b ([`RedCore::decide_within`]), p_b being then the curve's
+    /// value at q_avg.
+    p: Option<f64>,
+    /// An early drop of an ECN-capable packet is left to the host to mark only while p_b is
+    /// below this; at or above it the packet is dropped (ns-2 red.cc's `mark_p_` with
+    /// `use_mark_p_`). Infinite (the default) keeps every early drop markable.
+    mark_p_max: f64,
 }
 
 impl RedCore {
@@ -36,8 +42,16 @@ impl RedCore {
             decision: DropDecision::new(spacing, byte_mode, mean_pkt_bytes),
             mean_pkt_bytes,
             small_queue_guard,
-            p: 0.0,
+            p: Some(0.0),
+            mark_p_max: f64::INFINITY,
         }
+    }
+
+    /// The same core, with early drops of ECN-capable packets left markable only while p_b <
+    /// `mark_p_max` (forced drops at or above it). Without it every early drop is markable.
+    pub fn with_mark_p_max(mut self, mark_p_max: f64) -> Self {
+        self.mark_p_max = mark_p_max;
+        self
     }
 
     /// Start from q_avg = `q_avg_pkts` (scripted tests).
@@ -51,9 +65,18 @@ impl RedCore {
         self.average.value()
     }
 
-    /// The curve's probability at the last arrival.
-    pub fn p(&self) -> f64 {
+    /// The curve's probability at the last arrival. `curve` is the curve in force: unchanged
+    /// since that arrival, it gives the value when the decision did not need it (see
+    /// [`RedCore::settle_p`]).
+    pub fn p(&self, curve: &impl DropCurve) -> f64 {
         self.p
+            .unwrap_or_else(|| curve.probability(self.q_avg_pkts()))
+    }
+
+    /// Record the curve's probability at the last arrival before `curve` changes, so that
+    /// [`RedCore::p`] still reports the value at that arrival.
+    pub fn settle_p(&mut self, curve: &impl DropCurve) {
+        self.p = Some(self.p(curve));
     }
 
     /// An arrival finds `queue`: update q_avg and return it.
@@ -63,7 +86,10 @@ impl RedCore {
     }
 
     /// Decide on an arrival that found `queue`, given the curve's p_b and whether q_avg is in
-    /// the forced region. With the small-queue guard, an arrival finding at most one packet
+    /// the forced region. An early drop of an ECN-capable packet while p_b ≥ `mark_p_max` is
+    /// returned as a forced drop, so the port drops it instead of marking it (ns-2 red.cc
+    /// `drop_early` with `use_mark_p_`: it marks only while `v_prob1 < mark_p_`). With the
+    /// small-queue guard, an arrival finding at most one packet
     /// queued is accepted whatever q_avg is (ns-2 red.cc and ns-3 RedQueueDisc drop only when
     /// q_avg ≥ min_th and the queue holds more than one packet), which also resets the count
     /// of the spacing, as both do.
@@ -82,26 +108,81 @@ impl RedCore {
             (0.0..=1.0).contains(&p),
             "drop probability {p} is not in [0, 1]"
         );
-        self.p = p;
-        let guarded = self.small_queue_guard && queue.len_pkts <= 1;
-        let verdict = if guarded {
-            self.decision.reset();
-            EnqueueVerdict::Accept
-        } else if forced {
-            self.decision.reset();
-            EnqueueVerdict::ForcedDrop
+        self.p = Some(p);
+        let verdict = if let Some(v) = self.verdict_without_draw(forced, queue) {
+            v
         } else if p <= 0.0 {
             self.decision.reset();
             EnqueueVerdict::Accept
         } else if self.decision.decide(p, pkt.size_bytes, rng) {
-            EnqueueVerdict::EarlyDrop
+            self.signal(pkt, p)
         } else {
             EnqueueVerdict::Accept
         };
+        self.settle(verdict)
+    }
+
+    /// The verdict that needs no draw, with the spacing count reset: the small-queue guard
+    /// accepts, a forced region drops; None when the draw decides.
+    fn verdict_without_draw(&mut self, forced: bool, queue: &QueueView) -> Option<EnqueueVerdict> {
+        let verdict = if self.small_queue_guard && queue.len_pkts <= 1 {
+            EnqueueVerdict::Accept
+        } else if forced {
+            EnqueueVerdict::ForcedDrop
+        } else {
+            return None;
+        };
+        self.decision.reset();
+        Some(verdict)
+    }
+
+    /// An early signal at probability `p_b`: an early drop, which the port turns into a CE
+    /// mark for an ECN-capable packet, unless that packet meets p_b ≥ `mark_p_max` (ns-2's
+    /// mark_p_), where it is dropped.
+    fn signal(&self, pkt: PacketView, p_b: f64) -> EnqueueVerdict {
+        if pkt.ect && p_b >= self.mark_p_max {
+            EnqueueVerdict::ForcedDrop
+        } else {
+            EnqueueVerdict::EarlyDrop
+        }
+    }
+
+    /// An accepted arrival counts for the queue average's idle rule.
+    fn settle(&mut self, verdict: EnqueueVerdict) -> EnqueueVerdict {
         if verdict == EnqueueVerdict::Accept {
             self.average.on_accept();
         }
         verdict
+    }
+
+    /// [`RedCore::decide`] knowing only bounds 0 < `lo` ≤ p_b ≤ `hi` ≤ 1 of the curve's
+    /// probability: the verdict that `decide` gives for every p_b in them, or None, with
+    /// nothing changed, when it depends on where p_b lies. Since p_b > 0, the uniform draw
+    /// u happens exactly when `decide` would make it, and the applied probability p_a is
+    /// non-decreasing in p_b ([`DropDecision::decide_within`]).
+    pub fn decide_within(
+        &mut self,
+        lo: f64,
+        hi: f64,
+        forced: bool,
+        pkt: PacketView,
+        queue: &QueueView,
+        rng: &mut Rng,
+    ) -> Option<EnqueueVerdict> {
+        debug_assert!(0.0 < lo && lo <= hi && hi <= 1.0, "bounds {lo}, {hi}");
+        if pkt.ect && lo < self.mark_p_max && self.mark_p_max <= hi {
+            return None; // whether a signal is a mark or a drop depends on p_b
+        }
+        let verdict = if let Some(v) = self.verdict_without_draw(forced, queue) {
+            v
+        } else if self.decision.decide_within(lo, hi, pkt.size_bytes, rng)? {
+            // Every p_b in [lo, hi] is on the same side of mark_p_max (checked above).
+            self.signal(pkt, lo)
+        } else {
+            EnqueueVerdict::Accept
+        };
+        self.p = None;
+        Some(self.settle(verdict))
     }
 
     /// A departure left `queue` behind (starts an idle period when it is empty).
@@ -176,6 +257,13 @@ pub trait RedFamily {
     /// An arrival at `now_ns` has just updated q_avg to `q_avg_pkts`, before the curve is
     /// read (adaptive variants that adapt at arrivals).
     fn after_average(&mut self, _now_ns: u64, _q_avg_pkts: f64) {}
+    /// Bounds 0 < lo ≤ p_b ≤ hi ≤ 1 on the curve's probability at `q_avg_pkts`, cheaper than
+    /// p_b itself, from which most decisions follow ([`RedCore::decide_within`]); `tight`
+    /// asks for narrower ones, at a higher cost, when the first did not settle the decision.
+    /// None where the algorithm has none.
+    fn probability_bounds(&mut self, _q_avg_pkts: f64, _tight: bool) -> Option<(f64, f64)> {
+        None
+    }
     /// The traced state.
     fn probe(&self, out: &mut Vec<f64>);
 }
@@ -194,7 +282,18 @@ impl<T: RedFamily> Aqm for T {
     ) -> EnqueueVerdict {
         let q_avg = self.core_mut().arrival(now_ns, queue);
         self.after_average(now_ns, q_avg);
-        let (p, forced) = (self.curve().probability(q_avg), self.curve().forced(q_avg));
+        let forced = self.curve().forced(q_avg);
+        for tight in [false, true] {
+            if let Some((lo, hi)) = self.probability_bounds(q_avg, tight) {
+                if let Some(verdict) = self
+                    .core_mut()
+                    .decide_within(lo, hi, forced, pkt, queue, rng)
+                {
+                    return verdict;
+                }
+            }
+        }
+        let p = self.curve().probability(q_avg);
         self.core_mut().decide(p, forced, pkt, queue, rng)
     }
 
@@ -252,6 +351,37 @@ mod tests {
             limit_bytes: 0,
             rate_bps: 50e6,
         }
+    }
+
+    /// p_b = 0.3 with `none` spacing: about 30 % of arrivals are signalled; with
+    /// `mark_p_max` 0.1 those of ECN-capable packets are forced drops (never marked), those of
+    /// other packets stay early drops; below the threshold ECN-capable ones stay markable.
+    #[test]
+    fn mark_p_max_turns_ecn_signals_above_it_into_drops() {
+        let ect = PacketView {
+            size_bytes: 1000,
+            ect: true,
+        };
+        let count = |core: &mut RedCore, p: f64, pkt: PacketView, v: EnqueueVerdict| {
+            let mut rng = Rng::from_seed(7);
+            (0..10_000)
+                .filter(|_| core.decide(p, false, pkt, &queue(5), &mut rng) == v)
+                .count()
+        };
+        let mut core = RedCore::new(0.1, true, Spacing::None, false, 1000.0, true);
+        let mut gated = core.clone().with_mark_p_max(0.1);
+        let early = count(&mut core, 0.3, ect, EnqueueVerdict::EarlyDrop);
+        assert!((2700..3300).contains(&early), "{early}");
+        assert_eq!(count(&mut gated, 0.3, ect, EnqueueVerdict::EarlyDrop), 0);
+        let forced = count(&mut gated, 0.3, ect, EnqueueVerdict::ForcedDrop);
+        assert_eq!(forced, early);
+        let not_ect = count(&mut gated, 0.3, PKT, EnqueueVerdict::EarlyDrop);
+        assert_eq!(not_ect, early);
+        assert_eq!(count(&mut gated, 0.3, PKT, EnqueueVerdict::ForcedDrop), 0);
+        let below = count(&mut gated, 0.0999, ect, EnqueueVerdict::EarlyDrop);
+        assert!(below > 800 && count(&mut gated, 0.0999, ect, EnqueueVerdict::ForcedDrop) == 0);
+        // At exactly the threshold the signal is a drop, as ns-2's strict `v_prob1 < mark_p_`.
+        assert_eq!(count(&mut gated, 0.1, ect, EnqueueVerdict::EarlyDrop), 0);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 mod tcp_path;
 
-use sim::tcp::config::{TcpConfig, WindowGrowth, WindowReduction};
+use sim::tcp::config::{EcnResponse, TcpConfig, WindowGrowth, WindowReduction};
 use sim::time::s_to_ns;
 use tcp_path::{run_path, run_path_marked, Trace};
 
@@ -186,4 +186,67 @@ fn one_recover_guards_loss_and_ecn_reductions() {
     );
     assert_eq!(tx.stats.ecn_reductions, 0);
     assert_eq!(tx.stats.fast_recoveries, 2);
+}
+
+#[test]
+fn ns2_echoes_hold_the_window_and_can_stall_it_below_one_segment() {
+    // Every segment from 100 on arrives marked, so every ACK after that carries ECE.
+    let ecn = |response| TcpConfig {
+        ecn: true,
+        ecn_response: response,
+        ..ns2_open()
+    };
+    let marked = |seq: u32, _| seq >= 100;
+    let (_, trace) = run_path_marked(
+        &ecn(EcnResponse::Ns2),
+        10.0,
+        RATE_BPS,
+        DELAY_MS,
+        |_, _, _| false,
+        marked,
+    );
+    let first_cut = (1..trace.cwnd.len())
+        .find(|&i| trace.cwnd[i].1 < trace.cwnd[i - 1].1)
+        .expect("the first echo cuts");
+    for k in first_cut + 1..trace.cwnd.len() {
+        let (before, after) = (trace.cwnd[k - 1].1, trace.cwnd[k].1);
+        assert!(
+            after <= before || after == 1.0,
+            "an ACK with ECE grew cwnd from {before} to {after}"
+        );
+    }
+    assert!(
+        trace.cwnd.iter().any(|&(_, w)| w == 0.5),
+        "an echo at cwnd 1 halves it to 0.5"
+    );
+    // Below one segment nothing is sent until the timer fires; the second such echo in a
+    // row doubles the timer.
+    let late: Vec<u64> = trace
+        .sends
+        .iter()
+        .map(|&(t, _)| t)
+        .filter(|&t| t > trace.cwnd[first_cut].0)
+        .collect();
+    let gaps: Vec<u64> = late.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(
+        gaps.iter().any(|&g| g >= s_to_ns(0.2)),
+        "a stall of one RTO"
+    );
+    assert!(
+        gaps.iter().any(|&g| g >= s_to_ns(0.4)),
+        "a backed-off stall"
+    );
+
+    let (_, trace) = run_path_marked(
+        &ecn(EcnResponse::Rfc3168),
+        10.0,
+        RATE_BPS,
+        DELAY_MS,
+        |_, _, _| false,
+        marked,
+    );
+    assert!(
+        trace.cwnd.iter().all(|&(_, w)| w >= 1.0),
+        "RFC 3168: never below one"
+    );
 }

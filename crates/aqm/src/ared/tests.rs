@@ -167,6 +167,13 @@ fn bad_parameters_name_the_field() {
     );
     assert_eq!(field(AredParams { beta: 1.0, ..d() }), "beta");
     assert_eq!(field(AredParams { top: 1.5, ..d() }), "top");
+    assert_eq!(
+        field(AredParams {
+            mark_p_max: 0.0,
+            ..d()
+        }),
+        "mark_p_max"
+    );
     let infinite = AredParams {
         q_min_pkts: 10.0,
         q_max_pkts: f64::INFINITY,

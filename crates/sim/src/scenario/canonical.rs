@@ -74,6 +74,7 @@ fn tcp(c: &TcpConfig) -> Value {
         ("max_burst_pkts", i(c.max_burst_pkts)),
         ("dupack_threshold", i(c.dupack_threshold)),
         ("ecn", Value::Boolean(c.ecn)),
+        ("ecn_response", s(c.ecn_response.name())),
         ("cubic_c", f(c.cubic_c)),
         ("cubic_beta", f(c.cubic_beta)),
         ("fast_convergence", Value::Boolean(c.fast_convergence)),

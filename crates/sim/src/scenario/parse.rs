@@ -9,7 +9,8 @@ use super::model::*;
 use super::overrides::Overridden;
 use super::reader::{array_of_tables, as_f64, num, type_name, Range, Section};
 use crate::tcp::config::{
-    CcKind, RecoveryKind, RttEstimatorKind, TcpConfig, WindowGrowth, WindowReduction, PRESETS,
+    CcKind, EcnResponse, RecoveryKind, RttEstimatorKind, TcpConfig, WindowGrowth, WindowReduction,
+    PRESETS,
 };
 use crate::time::{MAX_TIME_MS, MAX_TIME_S};
 use crate::traffic;
@@ -237,6 +238,11 @@ fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
         WindowReduction::NAMES,
         Some(base.window_reduction.name()),
     )?;
+    let ecn_response = s.choice(
+        "ecn_response",
+        EcnResponse::NAMES,
+        Some(base.ecn_response.name()),
+    )?;
     let rtt_estimator = s.choice(
         "rtt_estimator",
         RttEstimatorKind::NAMES,
@@ -298,6 +304,7 @@ fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
             64,
         )? as u32,
         ecn: s.bool("ecn", base.ecn)?,
+        ecn_response: EcnResponse::from_name(ecn_response).expect("a listed name"),
         cubic_c: s.f64("cubic_c", Some(base.cubic_c), Range::Positive)?,
         cubic_beta: s.f64("cubic_beta", Some(base.cubic_beta), Range::Open(0.0, 1.0))?,
         fast_convergence: s.bool("fast_convergence", base.fast_convergence)?,

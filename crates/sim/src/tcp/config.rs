@@ -117,6 +117,41 @@ impl WindowReduction {
     }
 }
 
+/// How a sender without SACK answers ECN echoes beyond RFC 3168's reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EcnResponse {
+    /// RFC 3168 §6.1.2: reduce as for a loss; cwnd never below one segment.
+    Rfc3168,
+    /// ns-2.35's Agent/TCP: an ACK that carries ECE does not grow the window; an echo at
+    /// cwnd ≤ 1 halves it below one segment, so nothing is sent until the retransmission timer
+    /// fires (which then sets cwnd to 1 without a further cut), and a second such echo in a row
+    /// doubles the timer.
+    Ns2,
+}
+
+impl EcnResponse {
+    /// Names as written in scenarios.
+    pub const NAMES: &'static [&'static str] = &["rfc3168", "ns2"];
+
+    /// The name as written in scenarios.
+    pub fn name(self) -> &'static str {
+        match self {
+            EcnResponse::Rfc3168 => "rfc3168",
+            EcnResponse::Ns2 => "ns2",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "rfc3168" => Some(EcnResponse::Rfc3168),
+            "ns2" => Some(EcnResponse::Ns2),
+            _ => None,
+        }
+    }
+}
+
 /// How RTT samples are taken and the retransmission timeout computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -219,6 +254,8 @@ pub struct TcpConfig {
     pub dupack_threshold: u32,
     /// ECN-capable senders (RFC 3168): marks instead of drops where the AQM allows.
     pub ecn: bool,
+    /// The cumulative-ACK path's answer to ECN echoes: RFC 3168's or ns-2's.
+    pub ecn_response: EcnResponse,
     /// CUBIC scaling constant C (RFC 9438 §4.2).
     pub cubic_c: f64,
     /// CUBIC multiplicative decrease factor β_cubic (RFC 9438 §4.6).
@@ -277,6 +314,7 @@ impl TcpConfig {
             max_burst_pkts: 0,
             dupack_threshold: 3,
             ecn: false,
+            ecn_response: EcnResponse::Rfc3168,
             cubic_c: 0.4,
             cubic_beta: 0.7,
             fast_convergence: true,
@@ -291,8 +329,8 @@ impl TcpConfig {
     /// of headers, windowInit_ 2, window_ 20, maxburst_ 0, minrto_ 0.2 s, rtxcur_init_ 3 s,
     /// maxrto_ 60 s, tcpTick_ 10 ms with ns-2's RTT estimator, numdupacks_ 3, ECN off;
     /// singledup_ 1 (limited transmit), the timer restarted by a fast retransmit
-    /// (reset_rtx_timer), growth per ACK (opencwnd), and precisionReduce_ true (cwnd halved,
-    /// ssthresh its integer half).
+    /// (reset_rtx_timer), growth per ACK (opencwnd), precisionReduce_ true (cwnd halved,
+    /// ssthresh its integer half), and ns-2's answer to ECN echoes.
     pub fn ns2() -> Self {
         TcpConfig {
             preset: "ns2".into(),
@@ -324,6 +362,7 @@ impl TcpConfig {
             max_burst_pkts: 0,
             dupack_threshold: 3,
             ecn: false,
+            ecn_response: EcnResponse::Ns2,
             cubic_c: 0.4,
             cubic_beta: 0.7,
             fast_convergence: true,

@@ -5,7 +5,7 @@
 //! sender cannot know what the receiver holds. ns-2's `Agent/TCP/Reno` and `Agent/TCP/Newreno`
 //! recover this way.
 
-use super::config::{RecoveryKind, TcpConfig, WindowReduction};
+use super::config::{EcnResponse, RecoveryKind, TcpConfig, WindowReduction};
 use super::sender::{CongState, Sender};
 use crate::packet::{flags, Packet};
 
@@ -19,7 +19,12 @@ impl Sender {
         } else {
             0
         };
-        let window = (self.cwnd_pkts.max(1.0) as u32 + limited).min(cfg.rwnd_pkts);
+        // ns-2 lets an ECN cut take cwnd below one segment, and then sends nothing.
+        let cwnd = match cfg.ecn_response {
+            EcnResponse::Ns2 => self.cwnd_pkts,
+            EcnResponse::Rfc3168 => self.cwnd_pkts.max(1.0),
+        };
+        let window = (cwnd as u32 + limited).min(cfg.rwnd_pkts);
         let mut burst = 0;
         while self.snd_nxt < self.app_limit
             && self.snd_nxt - self.board.una() < window
@@ -48,6 +53,17 @@ impl Sender {
             // RFC 3168 §6.1.2: reduce as for a loss, at most once per window of data, and not
             // within the window of a reduction for loss either: one `recover` guards both, as
             // ns-2's recover_ does.
+            if cfg.ecn_response == EcnResponse::Ns2 {
+                // ns-2's ecn(): a second echo in a row at cwnd <= 1 backs off the timer.
+                if self.cwnd_pkts <= 1.0 {
+                    if self.ecn_backoff {
+                        self.rtt.back_off();
+                    }
+                    self.ecn_backoff = true;
+                } else {
+                    self.ecn_backoff = false;
+                }
+            }
             let base = self.cut_window(cfg);
             self.cwnd_pkts = base;
             self.recover = self.board.high();
@@ -70,6 +86,11 @@ impl Sender {
         out: &mut Vec<Packet>,
     ) {
         let ackno = ack.seq;
+        // ns-2 grows no window on an ACK that carries an ECN echo (recv_newack_helper).
+        let may_grow = !(cfg.ecn_response == EcnResponse::Ns2 && ack.has(flags::ECE));
+        if !ack.has(flags::ECE) {
+            self.ecn_backoff = false;
+        }
         let sample_s = self.sample_rtt(ack, ackno, now_ns, cfg);
         let acked = self.board.acknowledge(ackno).segments;
         self.on_progress(cfg);
@@ -82,7 +103,7 @@ impl Sender {
                 self.state = CongState::Open;
                 self.dupacks = 0;
                 self.cwnd_pkts = self.recovery_cwnd_pkts;
-                if self.cc.grows_on_recovery_exit() {
+                if may_grow && self.cc.grows_on_recovery_exit() {
                     // ns-2 opens the window on every ACK of new data, this one included.
                     let info = self.acked_info(acked, sample_s, now_ns);
                     self.cwnd_pkts =
@@ -100,15 +121,18 @@ impl Sender {
             self.dupacks = 0;
             let info = self.acked_info(acked, sample_s, now_ns);
             self.pkts_acked(&info);
-            self.cwnd_pkts = self
-                .cc
-                .increase_window(&info, self.cwnd_pkts, self.ssthresh_pkts);
+            if may_grow {
+                self.cwnd_pkts = self
+                    .cc
+                    .increase_window(&info, self.cwnd_pkts, self.ssthresh_pkts);
+            }
         }
-        // RFC 6298 (5.2)/(5.3): stop the timer when all is acknowledged, else restart it.
-        if self.board.outstanding() == 0 {
-            self.rto_deadline_ns = None;
-        } else {
+        // RFC 6298 (5.2)/(5.3): stop the timer when all is acknowledged, else restart it; ns-2
+        // also runs it while cwnd is below one segment, the only way out of that state.
+        if self.board.outstanding() > 0 || self.cwnd_pkts < 1.0 {
             self.arm_timer(now_ns);
+        } else {
+            self.rto_deadline_ns = None;
         }
     }
 
@@ -181,6 +205,23 @@ impl Sender {
             self.arm_timer(now_ns);
         }
         self.cwnd_pkts = base_pkts + f64::from(cfg.dupack_threshold);
+    }
+
+    /// The timer fired with nothing outstanding and cwnd below one segment (ns-2 after an
+    /// echo at cwnd <= 1): cwnd = 1, without a cut or a back-off (ns-2's timeout with
+    /// restart_bugfix_), and one segment goes out.
+    pub(super) fn on_window_stall_timeout(
+        &mut self,
+        now_ns: u64,
+        cfg: &TcpConfig,
+        out: &mut Vec<Packet>,
+    ) {
+        self.cwnd_pkts = 1.0;
+        self.recover = self.board.high();
+        self.recover_active = true;
+        self.last_cut_ecn = false;
+        self.arm_timer(now_ns);
+        self.try_send(now_ns, cfg, out);
     }
 
     /// A retransmission timeout on the cumulative-ACK path: RFC 5681 eq. (4) and §3.1

@@ -33,17 +33,28 @@ impl RttEstimator {
 
     /// An ACK of new data arrived: everything below `ackno` is acknowledged. `karn_sample_s` is
     /// the RTT of the newest segment it acknowledges when that segment was sent only once.
-    /// Returns whether an RTT sample was taken.
-    pub fn on_new_ack(&mut self, ackno: u32, now_ns: u64, karn_sample_s: Option<f64>) -> bool {
+    /// Returns whether an RTT sample was taken. A sample ends the back-off unless
+    /// `keep_backoff` (ns-2 while echoes keep cwnd at one segment).
+    pub fn on_new_ack(
+        &mut self,
+        ackno: u32,
+        now_ns: u64,
+        karn_sample_s: Option<f64>,
+        keep_backoff: bool,
+    ) -> bool {
         match self {
             RttEstimator::Rfc6298(e) => match karn_sample_s {
                 Some(r_s) => {
+                    let backoffs = e.backoffs;
                     e.sample(r_s);
+                    if keep_backoff {
+                        e.backoffs = backoffs;
+                    }
                     true
                 }
                 None => false,
             },
-            RttEstimator::Ns2(e) => e.on_new_ack(ackno, now_ns),
+            RttEstimator::Ns2(e) => e.on_new_ack(ackno, now_ns, keep_backoff),
         }
     }
 

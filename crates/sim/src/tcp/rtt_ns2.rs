@@ -70,13 +70,19 @@ impl Ns2Estimator {
         }
     }
 
-    /// Everything below `ackno` is acknowledged; returns whether this gave a sample.
-    pub fn on_new_ack(&mut self, ackno: u32, now_ns: u64) -> bool {
+    /// Everything below `ackno` is acknowledged; returns whether this gave a sample. The
+    /// sample ends the back-off unless `keep_backoff` (ns-2's newack while an ECN echo keeps
+    /// cwnd at one segment: ecn_backoff_).
+    pub fn on_new_ack(&mut self, ackno: u32, now_ns: u64, keep_backoff: bool) -> bool {
         match self.timed {
             Some((seq, sent_ns)) if ackno > seq => {
                 self.timed = None;
                 let ticks = now_ns / self.tick_ns - sent_ns / self.tick_ns;
+                let backoff = self.backoff;
                 self.sample_ticks(i64::try_from(ticks).unwrap_or(i64::MAX).max(1));
+                if keep_backoff {
+                    self.backoff = backoff;
+                }
                 true
             }
             _ => false,
@@ -143,13 +149,13 @@ mod tests {
         let mut e = estimator();
         // Sent at 5 ms, acknowledged at 93 ms: boundaries at 10, 20, ..., 90 ms = 9 ticks.
         e.on_transmit(0, true, ms_to_ns(5.0));
-        assert!(e.on_new_ack(1, ms_to_ns(93.0)));
+        assert!(e.on_new_ack(1, ms_to_ns(93.0), false));
         assert_eq!((e.srtt_scaled, e.rttvar_scaled), (72, 18));
         // RTO = 9 + 4·4.5 = 27 ticks.
         assert!((e.rto_s() - 0.27).abs() < 1e-12);
         // A sample within one tick still counts as one tick.
         e.on_transmit(1, true, ms_to_ns(101.0));
-        assert!(e.on_new_ack(2, ms_to_ns(102.0)));
+        assert!(e.on_new_ack(2, ms_to_ns(102.0), false));
         // delta = 1 − 9 = −8: SRTT·8 = 64; RTTVAR·4 = 18 + (8 − 4) = 22; RTO = 8 + 22 = 30.
         assert_eq!((e.srtt_scaled, e.rttvar_scaled), (64, 22));
         assert!((e.rto_s() - 0.30).abs() < 1e-12);
@@ -161,18 +167,18 @@ mod tests {
         e.on_transmit(0, true, 0);
         e.on_transmit(1, true, 0);
         assert!(
-            !e.on_new_ack(0, ms_to_ns(50.0)),
+            !e.on_new_ack(0, ms_to_ns(50.0), false),
             "segment 0 not yet covered"
         );
-        assert!(e.on_new_ack(1, ms_to_ns(50.0)));
+        assert!(e.on_new_ack(1, ms_to_ns(50.0), false));
         assert!(
-            !e.on_new_ack(2, ms_to_ns(51.0)),
+            !e.on_new_ack(2, ms_to_ns(51.0), false),
             "segment 1 was never timed"
         );
         e.on_transmit(2, true, ms_to_ns(60.0));
         e.on_transmit(1, false, ms_to_ns(61.0));
         assert!(
-            !e.on_new_ack(3, ms_to_ns(120.0)),
+            !e.on_new_ack(3, ms_to_ns(120.0), false),
             "a retransmission cancels the timing"
         );
     }
@@ -182,7 +188,7 @@ mod tests {
         let mut e = estimator();
         assert_eq!(e.rto_s(), 3.0, "rtxcur_init_");
         e.on_transmit(0, true, 0);
-        e.on_new_ack(1, ms_to_ns(20.0));
+        e.on_new_ack(1, ms_to_ns(20.0), false);
         assert_eq!(e.rto_s(), 0.2, "minrto_");
         let mut seen = Vec::new();
         for _ in 0..10 {

@@ -5,7 +5,7 @@
 //! ([`super::recovery_sack`], RFC 6675 as ns-3.37 runs it) or the cumulative-ACK path
 //! ([`super::recovery_newreno`], NewReno or classic Reno).
 
-use super::config::{RecoveryKind, TcpConfig};
+use super::config::{EcnResponse, RecoveryKind, TcpConfig};
 use super::congestion::{AckedInfo, CongestionControl};
 use super::prr::Prr;
 use super::receiver::SYN_OPTION_BYTES;
@@ -94,6 +94,8 @@ pub struct Sender {
     /// The cumulative path's last window cut answered an ECN echo (ns-2's
     /// last_cwnd_action_ == CWND_ACTION_ECN).
     pub(super) last_cut_ecn: bool,
+    /// An echo already found cwnd at one segment or less (ns-2's ecn_backoff_).
+    pub(super) ecn_backoff: bool,
     /// The cumulative path's window in fast recovery before inflation (ns-2's cwnd_ while
     /// dupwnd_ counts the duplicates), where recovery leaves it.
     pub(super) recovery_cwnd_pkts: f64,
@@ -129,6 +131,7 @@ impl Sender {
             prr: Prr::default(),
             ecn_recover: 0,
             last_cut_ecn: false,
+            ecn_backoff: false,
             recovery_cwnd_pkts: f64::from(cfg.initial_cwnd_pkts),
             cwr_pending: false,
             rtt: RttEstimator::new(cfg),
@@ -261,7 +264,10 @@ impl Sender {
             let (sent_ns, resent) = self.board.sent_record(ackno - 1);
             (!resent).then(|| ns_to_s(now_ns - sent_ns))
         };
-        let taken = self.rtt.on_new_ack(ackno, now_ns, sample_s);
+        // ns-2 keeps the back-off while echoes hold cwnd at one segment (newack, ecn_backoff_).
+        let keep_backoff =
+            cfg.ecn_response == EcnResponse::Ns2 && self.ecn_backoff && ack.has(flags::ECE);
+        let taken = self.rtt.on_new_ack(ackno, now_ns, sample_s, keep_backoff);
         if taken {
             self.stats.rtt_samples += 1;
         }
@@ -371,6 +377,9 @@ impl Sender {
             Connection::SynSent { .. } => {
                 self.stats.syn_retransmits += 1;
                 self.send_syn(now_ns, cfg, out);
+            }
+            Connection::Established if self.board.outstanding() == 0 && self.cwnd_pkts < 1.0 => {
+                self.on_window_stall_timeout(now_ns, cfg, out);
             }
             Connection::Established if self.board.outstanding() > 0 => {
                 // ns-3's DataRetries: give up after that many timeouts without a new ACK.

@@ -1,0 +1,168 @@
+"""`aqmlab validate ns2` with two families of cases, without ns-2: the Chen, Hu & Ji (2011)
+ECN dumbbell next to Li et al. (2014)'s single bottleneck — the grid, the Tcl arguments, the
+scenario file agreeing with the script's defaults, parsing of a captured ns-2 output, the
+mark-rate table, and run ids of the Li cases that do not move."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import tomllib
+
+from aqmlab import validate_ns2
+from aqmlab.scenario import Scenario
+from aqmlab.store import RunStore
+from aqmlab.validate_ns2_chen import ChenCase
+
+# `ns chen2011_dumbbell.tcl gentle=1 flows=200 duration_s=30 window_start_s=15 seed=1`
+CHEN_SAMPLE = """\
+begin
+queue gentle_red
+flows 200
+capacity_mbps 150
+seed 1
+window_start_s 15
+window_end_s 30
+samples 1500
+avg_queue_pkts 505.51400000000001
+std_queue_pkts 333.00582648155967
+arrivals 559401
+drops 0
+marks 1077
+departures 558691
+bytes_departed 279345500
+data_packets_sent 559377
+drop_rate 0.0
+mark_rate 0.0019252736409123331
+link_efficiency 0.99322844444444447
+propagation_mean_ms 75.233687735162178
+queue_delay_mean_ms 13.5665
+delay_mean_ms 88.800187735162183
+end
+"""
+
+
+def _tcl_defaults() -> dict[str, str]:
+    text = validate_ns2.FAMILIES["chen2011"][0].read_text()
+    block = text[text.index("array set opt {") : text.index("}", text.index("array set opt {"))]
+    return dict(re.findall(r"^\s+(\w+) (\S+)$", block, re.M))
+
+
+def test_every_family_has_its_files():
+    validate_ns2.check_files()
+    assert set(validate_ns2.FAMILIES) == {"li2014", "chen2011"}
+    assert validate_ns2.script_of(ChenCase(True, 200)).name == "chen2011_dumbbell.tcl"
+    assert validate_ns2.script_of(validate_ns2.Case("red", 100)).name == "li2014_dumbbell.tcl"
+    assert validate_ns2.scenario_of(ChenCase(False, 200)).name == "dumbbell.toml"
+
+
+def test_grids_hold_the_chen_cases():
+    quick = [c for c in validate_ns2.grid(True).cases if c.family == "chen2011"]
+    assert quick == [ChenCase(True, 200, 30.0)]
+    full = [c for c in validate_ns2.grid(False).cases if c.family == "chen2011"]
+    assert {(c.gentle, c.flows, c.duration_s) for c in full} == {
+        (g, n, 100.0) for g in (False, True) for n in (200, 1000)
+    }
+    assert [c.case_id for c in full] == [
+        "chen2011-red-n200-d100",
+        "chen2011-gred-n200-d100",
+        "chen2011-red-n1000-d100",
+        "chen2011-gred-n1000-d100",
+    ]
+    assert full[1].label == "Chen 2011 gentle RED N=200 ECN (100 s)"
+    li = [c for c in validate_ns2.grid(False).cases if c.family == "li2014"]
+    assert len(li) == 19 and validate_ns2.grid(False).seeds == (1, 2)
+
+
+def test_chen_ns2_arguments():
+    case = ChenCase(True, 1000)
+    args = validate_ns2.ns2_args(case, 2)
+    assert args == [
+        "gentle=1",
+        "flows=1000",
+        "duration_s=100",
+        "window_start_s=50",
+        "sample_ms=10",
+        "start_jitter_s=1",
+        "seed=2",
+    ]
+    keys = _tcl_defaults()
+    assert all(a.split("=")[0] in keys for a in args)  # every argument has a default
+    cmd = validate_ns2.ns2_command("/usr/bin/ns", case, 2)
+    assert cmd[:2] == ["/usr/bin/ns", str(validate_ns2.script_of(case))]
+
+
+def test_chen_scenario_matches_the_tcl_defaults():
+    """The parts of the scenario the harness does not set agree with the Tcl script's."""
+    tcl = _tcl_defaults()
+    case = ChenCase(False, 200)
+    sets = dict(validate_ns2.aqmlab_overrides(case))
+    assert sets["queue.aqm"] == "red" and sets["queue.red.gentle"] == "false"
+    assert dict(validate_ns2.aqmlab_overrides(ChenCase(True, 200)))["queue.red.gentle"] == "true"
+    assert sets["traffic.schedule.flows"] == "200" and sets["measure.window"] == "second_half"
+    s = Scenario.load(validate_ns2.scenario_of(case)).with_literals(list(sets.items()))
+    r = tomllib.loads(s.resolved())
+    red, tcp, topo = r["queue"]["red"], r["tcp"], r["topology"]
+    assert r["queue"]["ecn"] and tcp["ecn"] and tcp["cc"] == "reno"
+    assert red["q_min_pkts"] == float(tcl["min_th"]) and red["q_max_pkts"] == float(tcl["max_th"])
+    assert red["w"] == float(tcl["w"]) and red["p_max"] == 1 / float(tcl["linterm"])
+    assert red["mark_p_max"] == float(tcl["mark_p"]) and red["spacing"] == "wait"
+    # 500 B on the wire: ns-2's packetSize_ 460 + 40 B of headers
+    assert tcp["packet_bytes"] == int(tcl["packet_bytes"]) + 40 == 500
+    assert tcp["header_bytes"] == 40 and red["mean_pkt_bytes"] == 500.0
+    assert tcp["rwnd_pkts"] == int(tcl["window_pkts"])
+    assert r["queue"]["limit_pkts"] == int(tcl["buffer_pkts"])
+    assert topo["bottleneck_rate_mbps"] == float(tcl["capacity_mbps"])
+    assert topo["access_rate_mbps"] == float(tcl["access_mbps"])
+    delays = [float(tcl["access_delay_min_ms"]), float(tcl["access_delay_max_ms"])]
+    assert topo["sender_delay_ms"] == topo["receiver_delay_ms"] == {"uniform": delays}
+
+
+def test_parse_captured_chen_output():
+    out = validate_ns2.parse_ns2_output(CHEN_SAMPLE, validate_ns2.CHEN_KEYS)
+    assert out["mark_rate"] == pytest.approx(out["marks"] / out["arrivals"])
+    assert out["drop_rate"] == 0.0 and out["samples"] == 1500
+    assert out["delay_mean_ms"] == pytest.approx(
+        out["propagation_mean_ms"] + out["queue_delay_mean_ms"]
+    )
+    assert 75.0 < out["propagation_mean_ms"] < 76.0  # 22.5 + 30 + 22.5 ms, short flows weigh more
+    no_marks = CHEN_SAMPLE.replace("mark_rate 0.0019252736409123331\n", "")
+    validate_ns2.parse_ns2_output(no_marks)  # the Li keys alone are there
+    with pytest.raises(ValueError, match="lacks 'mark_rate'"):
+        validate_ns2.parse_ns2_output(no_marks, validate_ns2.CHEN_KEYS)
+
+
+def test_run_ids_differ_by_seed_and_by_case():
+    li = validate_ns2.Case("red", 100, duration_s=30.0)
+    chen = ChenCase(True, 200, 30.0)
+    assert validate_ns2.run_id(li, 1, "aqmlab") != validate_ns2.run_id(li, 2, "aqmlab")
+    assert validate_ns2.run_id(li, 1, "ns2") != validate_ns2.run_id(li, 1, "aqmlab")
+    assert validate_ns2.run_id(chen, 1, "aqmlab") != validate_ns2.run_id(
+        ChenCase(False, 200, 30.0), 1, "aqmlab"
+    )
+
+
+def _fake_ns2(ns, case, seed, timeout_s):
+    summary = validate_ns2.parse_ns2_output(CHEN_SAMPLE, validate_ns2.CHEN_KEYS)
+    return {"summary": summary, "wall_s": 0.0, "command": []}
+
+
+def test_chen_runs_store_and_report_marks(tmp_path, monkeypatch):
+    case = ChenCase(True, 5, duration_s=2.0)
+    g = validate_ns2.Grid((case,), (1,), 10.0)
+    monkeypatch.setattr(validate_ns2, "run_ns2", _fake_ns2)
+    outcome = validate_ns2.execute(tmp_path, g, 1, "ns")
+    assert (outcome.total, outcome.ran, outcome.failed) == (2, 2, [])
+    record = RunStore(tmp_path).read(validate_ns2.run_id(case, 1, "aqmlab"))
+    assert record["family"] == "chen2011" and record["case"]["gentle"] is True
+    summary = record["summary"]
+    assert summary["mark_rate"] == pytest.approx(summary["marks"] / summary["arrivals"])
+    assert summary["samples"] == 100
+    page_path, table = validate_ns2.write_outputs(tmp_path, g, quick=True)
+    text = page_path.read_text()
+    assert "Chen 2011 gentle RED N=5 ECN (2 s)" in table
+    assert "| case | ECN mark rate |" in text and "0.19% (±0.00%)" in text
+    csv = (tmp_path / validate_ns2.TABLE).read_text().splitlines()
+    assert len(csv) == 1 + len(validate_ns2.METRICS) + 1
+    assert csv[-1].startswith("chen2011-gred-n5-d2,mark_rate,0.00192527,0,")
