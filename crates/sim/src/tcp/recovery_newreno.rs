@@ -1,9 +1,8 @@
 //! Loss recovery from cumulative ACKs alone (no SACK): fast retransmit with NewReno
 //! (RFC 6582) or classic Reno (RFC 5681 §3.2) fast recovery, window inflation, limited transmit
-//! (RFC 3042), the ECN response (RFC 3168 §6.1.2) sharing `recover` with loss recovery, and
-//! go-back-N after a timeout, since the
-//! sender cannot know what the receiver holds. ns-2's `Agent/TCP/Reno` and `Agent/TCP/Newreno`
-//! recover this way.
+//! (RFC 3042), the ECN response (RFC 3168 §6.1.2, or ns-2's) sharing `recover` with loss
+//! recovery, and go-back-N after a timeout, since the sender cannot know what the receiver
+//! holds. ns-2's `Agent/TCP/Reno` and `Agent/TCP/Newreno` recover this way.
 
 use super::config::{EcnResponse, RecoveryKind, TcpConfig, WindowReduction};
 use super::sender::{CongState, Sender};
