@@ -271,6 +271,9 @@ def test_interrupt_kills_ns3_runs_and_keeps_finished_ones(tmp_path, monkeypatch)
     prog = validate_ns3.program()
     g = validate_ns3.Grid(TINY.cases[:1], {1: (1,)}, 120.0)
     main = threading.main_thread().ident
+    # A shell that started the test suite in the background ignores SIGINT, and the
+    # interpreter then keeps ignoring it: give Ctrl-C its usual meaning for this test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(1.5, signal.pthread_kill, (main, signal.SIGINT))
     timer.start()
     t0 = time.monotonic()
@@ -279,6 +282,7 @@ def test_interrupt_kills_ns3_runs_and_keeps_finished_ones(tmp_path, monkeypatch)
             validate_ns3.execute(tmp_path / "out", g, 2, prog)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - t0 < 30  # the 60 s ns-3 run was killed, not waited for
     assert "run the same command again to resume" in err.value.detail
     assert err.value.exit_status == 130
