@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from . import _core
 from . import validate as common
@@ -104,16 +104,26 @@ class Case:
 
 AnyCase = Case | ChenCase
 
-FAMILIES = {"li2014": (SCRIPT, SCENARIO), "chen2011": (chen.SCRIPT, chen.SCENARIO)}
-"""Each family's (Tcl script, scenario file)."""
+
+
+class Family(NamedTuple):
+    """What differs between the scenario families: the files each side runs, how a case
+    becomes arguments of each, and what the ns-2 script prints."""
+
+    script: Path
+    scenario: Path
+    ns2_args: Callable[[Any, int], list[str]]
+    aqmlab_overrides: Callable[[Any], list[tuple[str, str]]]
+    ns2_keys: tuple[str, ...]
+    reports_marks: bool
 
 
 def script_of(case: AnyCase) -> Path:
-    return FAMILIES[case.family][0]
+    return FAMILIES[case.family].script
 
 
 def scenario_of(case: AnyCase) -> Path:
-    return FAMILIES[case.family][1]
+    return FAMILIES[case.family].scenario
 
 
 @dataclass(frozen=True)
@@ -174,8 +184,10 @@ def _inputs_digest(case: AnyCase, seed: int, side: str) -> str:
 
 def ns2_args(case: AnyCase, seed: int) -> list[str]:
     """The key=value arguments of the case's Tcl script for one run."""
-    if isinstance(case, ChenCase):
-        return chen.ns2_args(case, seed, SAMPLE_MS, START_JITTER_S)
+    return FAMILIES[case.family].ns2_args(case, seed)
+
+
+def _li_ns2_args(case: Case, seed: int) -> list[str]:
     min_th, max_th = case.thresholds
     values: dict[str, Any] = {
         "queue": case.aqm,
@@ -244,7 +256,7 @@ def run_ns2(ns: str, case: AnyCase, seed: int, timeout_s: float) -> dict[str, An
     cmd = ns2_command(ns, case, seed)
     stdout, wall = common.run_process(cmd, timeout_s, "ns-2", cwd=script_of(case).parent)
     try:
-        summary = parse_ns2_output(stdout, CHEN_KEYS if isinstance(case, ChenCase) else NS2_KEYS)
+        summary = parse_ns2_output(stdout, FAMILIES[case.family].ns2_keys)
     except ValueError as e:
         raise ValidationError(str(e)) from None
     return {"summary": summary, "wall_s": wall, "command": cmd[1:]}
@@ -256,8 +268,10 @@ def run_ns2(ns: str, case: AnyCase, seed: int, timeout_s: float) -> dict[str, An
 
 def aqmlab_overrides(case: AnyCase) -> list[tuple[str, str]]:
     """`--set` style overrides of the case's scenario file."""
-    if isinstance(case, ChenCase):
-        return chen.aqmlab_overrides(case, SAMPLE_MS, START_JITTER_S)
+    return FAMILIES[case.family].aqmlab_overrides(case)
+
+
+def _li_overrides(case: Case) -> list[tuple[str, str]]:
     min_th, max_th = case.thresholds
     sets = [
         ("queue.aqm", case.aqm),
@@ -275,6 +289,20 @@ def aqmlab_overrides(case: AnyCase) -> list[tuple[str, str]]:
             (f"queue.{aqm}.q_max_pkts", f"{max_th:g}"),
         ]
     return sets
+
+
+FAMILIES = {
+    "li2014": Family(SCRIPT, SCENARIO, _li_ns2_args, _li_overrides, NS2_KEYS, False),
+    "chen2011": Family(
+        chen.SCRIPT,
+        chen.SCENARIO,
+        lambda case, seed: chen.ns2_args(case, seed, SAMPLE_MS, START_JITTER_S),
+        lambda case: chen.aqmlab_overrides(case, SAMPLE_MS, START_JITTER_S),
+        CHEN_KEYS,
+        True,
+    ),
+}
+"""Each scenario family, by `case.family`."""
 
 
 def run_aqmlab(case: AnyCase, seed: int) -> dict[str, Any]:
@@ -302,7 +330,7 @@ def run_aqmlab(case: AnyCase, seed: int) -> dict[str, Any]:
         "drops": float(row["bottleneck_drops"]),
         "departures": float(row["bottleneck_departures"]),
     }
-    if isinstance(case, ChenCase):
+    if FAMILIES[case.family].reports_marks:
         summary["marks"] = float(row["bottleneck_marks"])
         summary[ECN_METRIC] = float(row[ECN_METRIC])
     return {
@@ -358,7 +386,7 @@ def compare_marks(store: RunStore, g: Grid) -> list[tuple[AnyCase, Comparison]]:
     """The Chen cases' mark rate over the seeds, judged with the drop rate's tolerance."""
     out = []
     for case in g.cases:
-        if not isinstance(case, ChenCase):
+        if not FAMILIES[case.family].reports_marks:
             continue
         values: dict[str, list[float]] = {"ns2": [], "aqmlab": []}
         for side, vals in values.items():
@@ -454,5 +482,5 @@ def write_outputs(out: Path, g: Grid, quick: bool) -> tuple[Path, str]:
 
 def check_files() -> None:
     """Every family's Tcl script and scenario file exist; ValidationError otherwise."""
-    for name, (script, scenario) in FAMILIES.items():
-        common.check_files({f"{name} script": script, f"{name} scenario": scenario})
+    for name, family in FAMILIES.items():
+        common.check_files({f"{name} script": family.script, f"{name} scenario": family.scenario})

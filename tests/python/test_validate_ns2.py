@@ -44,7 +44,7 @@ end
 
 
 def _tcl_defaults() -> dict[str, str]:
-    text = validate_ns2.FAMILIES["chen2011"][0].read_text()
+    text = validate_ns2.FAMILIES["chen2011"].script.read_text()
     block = text[text.index("array set opt {") : text.index("}", text.index("array set opt {"))]
     return dict(re.findall(r"^\s+(\w+) (\S+)$", block, re.M))
 

@@ -308,7 +308,7 @@ impl RedFamily for Red {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::contract::{Aqm, EnqueueVerdict, PacketView, QueueView};
     use crate::rng::Rng;

@@ -343,15 +343,7 @@ mod tests {
         ect: false,
     };
 
-    fn queue(len_pkts: u32) -> QueueView {
-        QueueView {
-            len_pkts,
-            len_bytes: u64::from(len_pkts) * 1000,
-            limit_pkts: 1000,
-            limit_bytes: 0,
-            rate_bps: 50e6,
-        }
-    }
+    use crate::red::tests::queue;
 
     /// p_b = 0.3 with `none` spacing: about 30 % of arrivals are signalled; with
     /// `mark_p_max` 0.1 those of ECN-capable packets are forced drops (never marked), those of

@@ -85,12 +85,16 @@ impl Sender {
         out: &mut Vec<Packet>,
     ) {
         let ackno = ack.seq;
-        // ns-2 grows no window on an ACK that carries an ECN echo (recv_newack_helper).
-        let may_grow = !(cfg.ecn_response == EcnResponse::Ns2 && ack.has(flags::ECE));
-        if !ack.has(flags::ECE) {
+        let echo = ack.has(flags::ECE);
+        // ns-2 grows no window on an ACK that carries an ECN echo (recv_newack_helper), and
+        // keeps the timer's back-off while echoes hold cwnd at one segment (newack,
+        // ecn_backoff_, which only the ns-2 response sets).
+        let may_grow = !(cfg.ecn_response == EcnResponse::Ns2 && echo);
+        let keep_backoff = self.ecn_backoff && echo;
+        if !echo {
             self.ecn_backoff = false;
         }
-        let sample_s = self.sample_rtt(ack, ackno, now_ns, cfg);
+        let sample_s = self.sample_rtt(ack, ackno, now_ns, keep_backoff, cfg);
         let acked = self.board.acknowledge(ackno).segments;
         self.on_progress(cfg);
         self.snd_nxt = self.snd_nxt.max(ackno);

@@ -98,7 +98,7 @@ impl Sender {
             return;
         }
         let sample_s = if ackno > old_una {
-            self.sample_rtt(ack, ackno, now_ns, cfg)
+            self.sample_rtt(ack, ackno, now_ns, false, cfg)
         } else {
             None
         };

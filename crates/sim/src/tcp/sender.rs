@@ -5,7 +5,7 @@
 //! ([`super::recovery_sack`], RFC 6675 as ns-3.37 runs it) or the cumulative-ACK path
 //! ([`super::recovery_newreno`], NewReno or classic Reno).
 
-use super::config::{EcnResponse, RecoveryKind, TcpConfig};
+use super::config::{RecoveryKind, TcpConfig};
 use super::congestion::{AckedInfo, CongestionControl};
 use super::prr::Prr;
 use super::receiver::SYN_OPTION_BYTES;
@@ -250,12 +250,14 @@ impl Sender {
 
     /// Take the RTT sample an ACK of new data gives: from its timestamp echo (every ACK, a
     /// retransmission's included, RFC 7323 §4), else from the newest segment it acknowledges
-    /// when that was sent only once (Karn). Returns the sample, if one was taken.
+    /// when that was sent only once (Karn). A sample ends the timer's back-off unless
+    /// `keep_backoff`. Returns the sample, if one was taken.
     pub(super) fn sample_rtt(
         &mut self,
         ack: &Packet,
         ackno: u32,
         now_ns: u64,
+        keep_backoff: bool,
         cfg: &TcpConfig,
     ) -> Option<f64> {
         let sample_s = if cfg.timestamps {
@@ -264,9 +266,6 @@ impl Sender {
             let (sent_ns, resent) = self.board.sent_record(ackno - 1);
             (!resent).then(|| ns_to_s(now_ns - sent_ns))
         };
-        // ns-2 keeps the back-off while echoes hold cwnd at one segment (newack, ecn_backoff_).
-        let keep_backoff =
-            cfg.ecn_response == EcnResponse::Ns2 && self.ecn_backoff && ack.has(flags::ECE);
         let taken = self.rtt.on_new_ack(ackno, now_ns, sample_s, keep_backoff);
         if taken {
             self.stats.rtt_samples += 1;
