@@ -61,6 +61,7 @@ ECN_METRIC = "mark_rate"
 """Reported for the Chen cases only, in a table of its own (no tolerance of its own: it is
 judged with the drop rate's)."""
 
+
 @dataclass(frozen=True)
 class Case:
     """One Li et al. (2014) scenario of the grid, run with every seed in both simulators."""
@@ -103,7 +104,6 @@ class Case:
 
 
 AnyCase = Case | ChenCase
-
 
 
 class Family(NamedTuple):
