@@ -73,19 +73,23 @@ class Case:
     capacity_mbps: float = 45.0
     target_pkts: int = 300
     duration_s: float = 100.0
+    tcp: str = "reno"
+    """ns-2's agent: `reno` (Agent/TCP/Reno, the paper's), `newreno` or `sack1`."""
 
     @property
     def case_id(self) -> str:
+        variant = "" if self.tcp == "reno" else f"-{self.tcp}"
         return (
             f"{self.aqm}-n{self.flows}-c{self.capacity_mbps:g}-t{self.target_pkts}"
-            f"-d{self.duration_s:g}"
+            f"-d{self.duration_s:g}{variant}"
         )
 
     @property
     def label(self) -> str:
+        variant = "" if self.tcp == "reno" else f", {TCP_AGENTS[self.tcp]}"
         return (
             f"{self.aqm} N={self.flows} C={self.capacity_mbps:g} Mb/s "
-            f"target {self.target_pkts} ({self.duration_s:g} s)"
+            f"target {self.target_pkts} ({self.duration_s:g} s{variant})"
         )
 
     @property
@@ -102,6 +106,16 @@ class Case:
     def window_start_s(self) -> float:
         return self.duration_s / 2
 
+
+TCP_AGENTS = {"reno": "Reno", "newreno": "Newreno", "sack1": "Sack1"}
+"""The Li script's TCP agents (Agent/TCP/<name>) by the case's `tcp`."""
+TCP_OVERRIDES = {
+    "reno": [],
+    "newreno": [("tcp.recovery", "newreno")],
+    "sack1": [("tcp.sack", "true"), ("tcp.recovery", "sack1")],
+}
+"""The `ns2` preset's settings for the same agent."""
+VARIANTS = ("newreno", "sack1")
 
 AnyCase = Case | ChenCase
 
@@ -137,13 +151,15 @@ AQMS = ("droptail", "red", "ared")
 
 
 def grid(quick: bool) -> Grid:
-    """The quick grid (Li: N = 100, 30 s runs, DropTail, RED and ARED; Chen: gentle RED at
-    N = 200 for 30 s) or the full one (Li's 100 s runs: N in {100, 500, 800} at target 300, N
-    in {500, 800} at target 50, and 15 and 115 Mb/s at N = 800, each for DropTail, RED and
-    ARED, except DropTail at target 50, which has no target and would repeat the target-300
-    case; Chen's RED and gentle RED at N in {200, 1000}, 100 s), all with two seeds."""
+    """The quick grid (Li: N = 100, 30 s runs, DropTail, RED and ARED, and RED with ns-2's
+    Newreno and Sack1 agents; Chen: gentle RED at N = 200 for 30 s) or the full one (Li's
+    100 s runs: N in {100, 500, 800} at target 300, N in {500, 800} at target 50, and 15 and
+    115 Mb/s at N = 800, each for DropTail, RED and ARED, except DropTail at target 50, which
+    has no target and would repeat the target-300 case; the three at N = 500 with Newreno and
+    with Sack1; Chen's RED and gentle RED at N in {200, 1000}, 100 s), all with two seeds."""
     if quick:
         cases: tuple[AnyCase, ...] = tuple(Case(aqm, 100, duration_s=30.0) for aqm in AQMS)
+        cases += tuple(Case("red", 100, duration_s=30.0, tcp=v) for v in VARIANTS)
         return Grid(cases + chen.quick_cases(), (1, 2), QUICK_TIMEOUT_S)
     shapes = [(n, 45.0, 300) for n in (100, 500, 800)]
     shapes += [(n, 45.0, 50) for n in (500, 800)]
@@ -154,6 +170,7 @@ def grid(quick: bool) -> Grid:
         for aqm in AQMS
         if not (aqm == "droptail" and t != 300)
     )
+    cases += tuple(Case(aqm, 500, tcp=v) for v in VARIANTS for aqm in AQMS)
     return Grid(cases + chen.full_cases(), (1, 2), FULL_TIMEOUT_S)
 
 
@@ -199,6 +216,7 @@ def _li_ns2_args(case: Case, seed: int) -> list[str]:
         "window_start_s": f"{case.window_start_s:g}",
         "sample_ms": f"{SAMPLE_MS:g}",
         "start_jitter_s": f"{START_JITTER_S:g}",
+        "tcp": case.tcp,
         "seed": seed,
     }
     return [f"{k}={v}" for k, v in values.items()]
@@ -282,6 +300,7 @@ def _li_overrides(case: Case) -> list[tuple[str, str]]:
         ("measure.sample_interval_ms", f"{SAMPLE_MS:g}"),
         ("measure.target_queue_pkts", str(case.target_pkts)),
         ("traffic.start_jitter_s", f"{START_JITTER_S:g}"),
+        *TCP_OVERRIDES[case.tcp],
     ]
     for aqm in ("red", "ared"):
         sets += [
@@ -441,7 +460,8 @@ def page(
         [
             f"# aqmlab against ns-2.35{' (quick grid)' if quick else ''}",
             "",
-            "Li et al. (2014) single bottleneck: N TCP Reno flows, 80 ms round-trip propagation, "
+            "Li et al. (2014) single bottleneck: N TCP Reno flows (Newreno or Sack1 where the "
+            "case says so), 80 ms round-trip propagation, "
             "900-packet buffer, ECN off. Chen et al. (2011) dumbbell: N ECN-capable TCP Reno "
             "flows, 150 Mb/s, round-trip propagation uniform around 150 ms, 7500-packet buffer, "
             f"RED or gentle RED marking while p_b < 0.1. Seeds {seeds}; metrics over the second "

@@ -22,7 +22,8 @@ SAMPLE = Path(__file__).resolve().parent / "data" / "ns2_li2014_sample.txt"
 def test_script_and_scenario_exist():
     validate_ns2.check_files()
     text = validate_ns2.SCRIPT.read_text()
-    for key in ("queue", "flows", "capacity_mbps", "min_th", "max_th", "seed", "duration_s"):
+    keys = ("queue", "flows", "capacity_mbps", "min_th", "max_th", "seed", "duration_s", "tcp")
+    for key in keys:
         assert f"    {key} " in text  # every argument the harness passes has a default
 
 
@@ -39,10 +40,29 @@ def test_ns2_arguments():
         "window_start_s=50",
         "sample_ms=10",
         "start_jitter_s=1",
+        "tcp=reno",
         "seed=2",
     ]
     cmd = validate_ns2.ns2_command("/usr/bin/ns", case, 2)
     assert cmd[:2] == ["/usr/bin/ns", str(validate_ns2.SCRIPT)]
+
+
+def test_tcp_variants_run_the_same_agent_on_both_sides():
+    """ns-2's Newreno and Sack1 agents face the `ns2` preset set the same way; the Tcl script
+    knows every agent the harness names."""
+    text = validate_ns2.SCRIPT.read_text()
+    for tcp, agent in validate_ns2.TCP_AGENTS.items():
+        assert f"{tcp} Agent/TCP/{agent}" in text
+    sack1 = validate_ns2.Case("red", 500, tcp="sack1")
+    assert "tcp=sack1" in validate_ns2.ns2_args(sack1, 1)
+    sets = dict(validate_ns2.aqmlab_overrides(sack1))
+    assert sets["tcp.sack"] == "true" and sets["tcp.recovery"] == "sack1"
+    newreno = validate_ns2.Case("red", 500, tcp="newreno")
+    assert dict(validate_ns2.aqmlab_overrides(newreno))["tcp.recovery"] == "newreno"
+    reno = validate_ns2.Case("red", 500)
+    assert "tcp.recovery" not in dict(validate_ns2.aqmlab_overrides(reno))
+    assert sack1.case_id == reno.case_id + "-sack1"
+    assert sack1.label.endswith("(100 s, Sack1)")
 
 
 def test_aqmlab_overrides_match_the_ns2_case():
@@ -63,11 +83,16 @@ def test_grids():
     quick = validate_ns2.grid(True)
     assert {c.aqm for c in _li(quick.cases)} == {"droptail", "red", "ared"}
     assert {c.flows for c in _li(quick.cases)} == {100} and quick.seeds == (1, 2)
+    assert {c.tcp for c in _li(quick.cases)} == {"reno", "newreno", "sack1"}
     full = validate_ns2.grid(False)
     assert {c.flows for c in _li(full.cases)} == {100, 500, 800}
     assert {c.capacity_mbps for c in _li(full.cases)} == {15.0, 45.0, 115.0}
     assert {c.target_pkts for c in _li(full.cases)} == {50, 300}
     assert {c.target_pkts for c in _li(full.cases) if c.aqm == "droptail"} == {300}
+    variants = [c for c in _li(full.cases) if c.tcp != "reno"]
+    assert {(c.aqm, c.flows, c.tcp) for c in variants} == {
+        (a, 500, v) for a in ("droptail", "red", "ared") for v in ("newreno", "sack1")
+    }
     assert len({c.case_id for c in full.cases}) == len(full.cases)
     with pytest.raises(ValueError, match="target_pkts"):
         _ = validate_ns2.Case("red", 10, target_pkts=100).thresholds

@@ -72,7 +72,7 @@ def test_grids_hold_the_chen_cases():
     ]
     assert full[1].label == "Chen 2011 gentle RED N=200 ECN (100 s)"
     li = [c for c in validate_ns2.grid(False).cases if c.family == "li2014"]
-    assert len(li) == 19 and validate_ns2.grid(False).seeds == (1, 2)
+    assert len(li) == 25 and validate_ns2.grid(False).seeds == (1, 2)
 
 
 def test_chen_ns2_arguments():

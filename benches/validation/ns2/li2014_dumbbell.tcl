@@ -1,5 +1,6 @@
-# Li et al. (2014) single-bottleneck dumbbell for ns-2.35: N long-lived TCP Reno flows from N
-# sender hosts through routers B -> C to N receiver hosts. B's port onto the bottleneck runs
+# Li et al. (2014) single-bottleneck dumbbell for ns-2.35: N long-lived TCP flows (Reno, the
+# paper's, or Newreno or Sack1 with tcp=...) from N sender hosts through routers B -> C to N
+# receiver hosts. B's port onto the bottleneck runs
 # DropTail, RED or Adaptive RED; every other port is a large DropTail buffer.
 #
 # Usage: ns li2014_dumbbell.tcl key=value ...   (every key below may be given; see DEFAULTS)
@@ -34,6 +35,7 @@ array set opt {
     duration_s 30
     window_start_s 15
     sample_ms 10
+    tcp reno
     seed 1
 }
 foreach arg $argv {
@@ -51,6 +53,12 @@ foreach arg $argv {
 }
 if {[lsearch -exact {droptail red ared} $opt(queue)] < 0} {
     puts stderr "li2014_dumbbell.tcl: queue must be droptail, red or ared, got '$opt(queue)'"
+    exit 2
+}
+array set agent_class {reno Agent/TCP/Reno newreno Agent/TCP/Newreno sack1 Agent/TCP/Sack1}
+array set sink_class {reno Agent/TCPSink newreno Agent/TCPSink sack1 Agent/TCPSink/Sack1}
+if {![info exists agent_class($opt(tcp))]} {
+    puts stderr "li2014_dumbbell.tcl: tcp must be reno, newreno or sack1, got '$opt(tcp)'"
     exit 2
 }
 
@@ -93,8 +101,8 @@ for {set i 0} {$i < $opt(flows)} {incr i} {
     set dst [$ns node]
     $ns duplex-link $src $nB $access $adelay DropTail
     $ns duplex-link $nC $dst $access $adelay DropTail
-    set tcp [new Agent/TCP/Reno]
-    set sink [new Agent/TCPSink]
+    set tcp [new $agent_class($opt(tcp))]
+    set sink [new $sink_class($opt(tcp))]
     $tcp set fid_ $i
     $ns attach-agent $src $tcp
     $ns attach-agent $dst $sink

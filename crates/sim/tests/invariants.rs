@@ -119,6 +119,27 @@ fn invariants_hold_with_reno_ns2_ecn_and_byte_limits() {
     );
     check_invariants(&r, 60.0, 5e6, 1040.0);
     assert!(m(&r, "mark_rate") > 0.0, "ECN-capable flows get marks");
+    // ns-2's Newreno and Sack1 agents, with and without ECN.
+    for (ecn, sack, recovery) in [
+        ("false", "false", "newreno"),
+        ("true", "false", "newreno"),
+        ("false", "true", "sack1"),
+        ("true", "true", "sack1"),
+    ] {
+        let sets = [
+            ("tcp.preset", "ns2"),
+            ("tcp.recovery", recovery),
+            ("tcp.sack", sack),
+            ("queue.ecn", ecn),
+            ("tcp.ecn", ecn),
+        ];
+        let r = run(&text, &sets);
+        check_invariants(&r, 60.0, 5e6, 1040.0);
+        let again = run(&text, &sets);
+        for k in ["drop_rate", "avg_queue_pkts", "throughput_mbps"] {
+            assert_eq!(m(&r, k), m(&again, k), "{recovery} repeats exactly: {k}");
+        }
+    }
     let r = run(
         &text,
         &[("queue.aqm", "droptail"), ("queue.limit_bytes", "20000")],

@@ -138,3 +138,24 @@ fn required_keys_and_syntax() {
         "traffic.schedule.events[0].remove: removes more flows than are active"
     );
 }
+
+#[test]
+fn recovery_kinds_that_need_or_refuse_sack_say_so() {
+    assert_eq!(
+        err(
+            OK,
+            &[("tcp.preset", "\"ns2\""), ("tcp.recovery", "\"sack1\"")]
+        ),
+        "tcp.recovery: \"sack1\" needs sack = true"
+    );
+    assert_eq!(
+        err(OK, &[("tcp.recovery", "\"reno\"")]),
+        "tcp.recovery: \"reno\" needs sack = false; with SACK use \"prr\", \"newreno\" or \"sack1\""
+    );
+    let line = err(OK, &[("tcp.recovery_exit", "\"half\"")]);
+    assert!(line.starts_with("tcp.recovery_exit: "), "{line}");
+    assert!(
+        line.contains("ssthresh") && line.contains("deflated"),
+        "{line}"
+    );
+}

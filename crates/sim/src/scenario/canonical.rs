@@ -45,6 +45,7 @@ fn tcp(c: &TcpConfig) -> Value {
         ("preset", s(&c.preset)),
         ("cc", s(cc_name(c.cc))),
         ("recovery", s(c.recovery.name())),
+        ("recovery_exit", s(c.recovery_exit.name())),
         ("sack", Value::Boolean(c.sack)),
         ("limited_transmit", Value::Boolean(c.limited_transmit)),
         (

@@ -9,8 +9,8 @@ use super::model::*;
 use super::overrides::Overridden;
 use super::reader::{array_of_tables, as_f64, num, type_name, Range, Section};
 use crate::tcp::config::{
-    CcKind, EcnResponse, RecoveryKind, RttEstimatorKind, TcpConfig, WindowGrowth, WindowReduction,
-    PRESETS,
+    CcKind, EcnResponse, RecoveryExit, RecoveryKind, RttEstimatorKind, TcpConfig, WindowGrowth,
+    WindowReduction, PRESETS,
 };
 use crate::time::{MAX_TIME_MS, MAX_TIME_S};
 use crate::traffic;
@@ -228,6 +228,11 @@ fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
         return Err(s.error("header_bytes", "must be smaller than packet_bytes"));
     }
     let recovery = s.choice("recovery", RecoveryKind::NAMES, Some(base.recovery.name()))?;
+    let recovery_exit = s.choice(
+        "recovery_exit",
+        RecoveryExit::NAMES,
+        Some(base.recovery_exit.name()),
+    )?;
     let window_growth = s.choice(
         "window_growth",
         WindowGrowth::NAMES,
@@ -252,6 +257,7 @@ fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
         preset: preset.to_string(),
         cc,
         recovery: RecoveryKind::from_name(recovery).expect("a listed name"),
+        recovery_exit: RecoveryExit::from_name(recovery_exit).expect("a listed name"),
         sack: s.bool("sack", base.sack)?,
         limited_transmit: s.bool("limited_transmit", base.limited_transmit)?,
         fast_retransmit_restarts_timer: s.bool(
@@ -324,11 +330,14 @@ fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
         (RecoveryKind::Reno, true) => {
             return Err(s.error(
                 "recovery",
-                "\"reno\" needs sack = false; with SACK use \"prr\" or \"newreno\"",
+                "\"reno\" needs sack = false; with SACK use \"prr\", \"newreno\" or \"sack1\"",
             ))
         }
         (RecoveryKind::Prr, false) => {
             return Err(s.error("recovery", "\"prr\" needs sack = true"));
+        }
+        (RecoveryKind::Sack1, false) => {
+            return Err(s.error("recovery", "\"sack1\" needs sack = true"));
         }
         _ => {}
     }

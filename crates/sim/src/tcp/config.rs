@@ -24,11 +24,15 @@ pub enum RecoveryKind {
     /// Proportional Rate Reduction (RFC 6937, ns-3's TcpPrrRecovery): the window falls to
     /// ssthresh over one RTT in step with the data delivered; recovery ends as NewReno's.
     Prr,
+    /// ns-2.35's Agent/TCP/Sack1 (Fall & Floyd 1996): SACK recovery that sends while its
+    /// estimate `pipe` of the packets in flight is below cwnd, resends each hole below the
+    /// highest SACKed segment once, and after a timeout forgets the SACK information.
+    Sack1,
 }
 
 impl RecoveryKind {
     /// Names as written in scenarios.
-    pub const NAMES: &'static [&'static str] = &["newreno", "reno", "prr"];
+    pub const NAMES: &'static [&'static str] = &["newreno", "reno", "prr", "sack1"];
 
     /// The name as written in scenarios.
     pub fn name(self) -> &'static str {
@@ -36,6 +40,7 @@ impl RecoveryKind {
             RecoveryKind::NewReno => "newreno",
             RecoveryKind::Reno => "reno",
             RecoveryKind::Prr => "prr",
+            RecoveryKind::Sack1 => "sack1",
         }
     }
 
@@ -45,6 +50,7 @@ impl RecoveryKind {
             "newreno" => Some(RecoveryKind::NewReno),
             "reno" => Some(RecoveryKind::Reno),
             "prr" => Some(RecoveryKind::Prr),
+            "sack1" => Some(RecoveryKind::Sack1),
             _ => None,
         }
     }
@@ -112,6 +118,40 @@ impl WindowReduction {
         match name {
             "flight" => Some(WindowReduction::Flight),
             "cwnd" => Some(WindowReduction::Cwnd),
+            _ => None,
+        }
+    }
+}
+
+/// The window NewReno's fast recovery ends with, on the cumulative-ACK path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecoveryExit {
+    /// The window reduced at the entry (RFC 6582 §3.2 step 3, option 2: cwnd = ssthresh).
+    Ssthresh,
+    /// What partial ACKs left of it: a partial ACK deflates the inflation first and, once
+    /// that is used up, the reduced window itself (ns-2's partial_window_deflation_, where
+    /// dupwnd_ and cwnd_ are deflated in that order and recovery ends at cwnd_).
+    Deflated,
+}
+
+impl RecoveryExit {
+    /// Names as written in scenarios.
+    pub const NAMES: &'static [&'static str] = &["ssthresh", "deflated"];
+
+    /// The name as written in scenarios.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecoveryExit::Ssthresh => "ssthresh",
+            RecoveryExit::Deflated => "deflated",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "ssthresh" => Some(RecoveryExit::Ssthresh),
+            "deflated" => Some(RecoveryExit::Deflated),
             _ => None,
         }
     }
@@ -192,8 +232,10 @@ pub struct TcpConfig {
     pub preset: String,
     /// Congestion control.
     pub cc: CcKind,
-    /// How the window evolves during loss recovery: NewReno, classic Reno or PRR.
+    /// How the window evolves during loss recovery: NewReno, classic Reno, PRR or ns-2's Sack1.
     pub recovery: RecoveryKind,
+    /// The window NewReno's recovery ends with on the cumulative-ACK path.
+    pub recovery_exit: RecoveryExit,
     /// Selective acknowledgements (RFC 2018) with RFC 6675 loss recovery: the receiver reports
     /// the blocks it holds above a hole and the sender resends only what is missing.
     pub sack: bool,
@@ -288,6 +330,7 @@ impl TcpConfig {
             preset: "ns3".into(),
             cc: CcKind::Cubic,
             recovery: RecoveryKind::Prr,
+            recovery_exit: RecoveryExit::Ssthresh,
             sack: true,
             limited_transmit: true,
             fast_retransmit_restarts_timer: false,
@@ -330,12 +373,15 @@ impl TcpConfig {
     /// maxrto_ 60 s, tcpTick_ 10 ms with ns-2's RTT estimator, numdupacks_ 3, ECN off;
     /// singledup_ 1 (limited transmit), the timer restarted by a fast retransmit
     /// (reset_rtx_timer), growth per ACK (opencwnd), precisionReduce_ true (cwnd halved,
-    /// ssthresh its integer half), and ns-2's answer to ECN echoes.
+    /// ssthresh its integer half), and ns-2's answer to ECN echoes. With `recovery = "newreno"`
+    /// it is Agent/TCP/Newreno (partial_window_deflation_ 1, newreno_changes1_ 1), with
+    /// `sack = true, recovery = "sack1"` Agent/TCP/Sack1 with TCPSink/Sack1.
     pub fn ns2() -> Self {
         TcpConfig {
             preset: "ns2".into(),
             cc: CcKind::Reno,
             recovery: RecoveryKind::Reno,
+            recovery_exit: RecoveryExit::Deflated,
             sack: false,
             limited_transmit: true,
             fast_retransmit_restarts_timer: true,

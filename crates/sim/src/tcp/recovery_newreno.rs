@@ -4,7 +4,7 @@
 //! recovery, and go-back-N after a timeout, since the sender cannot know what the receiver
 //! holds. ns-2's `Agent/TCP/Reno` and `Agent/TCP/Newreno` recover this way.
 
-use super::config::{EcnResponse, RecoveryKind, TcpConfig, WindowReduction};
+use super::config::{EcnResponse, RecoveryExit, RecoveryKind, TcpConfig, WindowReduction};
 use super::sender::{CongState, Sender};
 use crate::packet::{flags, Packet};
 
@@ -44,32 +44,7 @@ impl Sender {
         out: &mut Vec<Packet>,
     ) {
         let ackno = ack.seq;
-        if cfg.ecn
-            && ack.has(flags::ECE)
-            && self.state != CongState::Recovery
-            && self.may_cut(ackno)
-        {
-            // RFC 3168 §6.1.2: reduce as for a loss, at most once per window of data, and not
-            // within the window of a reduction for loss either: one `recover` guards both, as
-            // ns-2's recover_ does.
-            if cfg.ecn_response == EcnResponse::Ns2 {
-                // ns-2's ecn(): a second echo in a row at cwnd <= 1 backs off the timer.
-                if self.cwnd_pkts <= 1.0 {
-                    if self.ecn_backoff {
-                        self.rtt.back_off();
-                    }
-                    self.ecn_backoff = true;
-                } else {
-                    self.ecn_backoff = false;
-                }
-            }
-            let base = self.cut_window(cfg);
-            self.cwnd_pkts = base;
-            self.recover = self.board.high();
-            self.recover_active = true;
-            self.last_cut_ecn = true;
-            self.stats.ecn_reductions += 1;
-        }
+        self.on_ecn_echo_cumulative(ack, cfg);
         if ackno > self.board.una() {
             self.on_new_ack_cumulative(ack, now_ns, cfg, out);
         } else if ackno == self.board.una() && self.board.outstanding() > 0 {
@@ -77,7 +52,38 @@ impl Sender {
         }
     }
 
-    fn on_new_ack_cumulative(
+    /// The ECN response of a sender without RFC 6675 recovery (this path and ns-2's Sack1).
+    /// RFC 3168 §6.1.2: reduce as for a loss, at most once per window of data, and not within
+    /// the window of a reduction for loss either: one `recover` guards both, as ns-2's
+    /// recover_ does.
+    pub(super) fn on_ecn_echo_cumulative(&mut self, ack: &Packet, cfg: &TcpConfig) {
+        if !(cfg.ecn
+            && ack.has(flags::ECE)
+            && self.state != CongState::Recovery
+            && self.may_cut(ack.seq))
+        {
+            return;
+        }
+        if cfg.ecn_response == EcnResponse::Ns2 {
+            // ns-2's ecn(): a second echo in a row at cwnd <= 1 backs off the timer.
+            if self.cwnd_pkts <= 1.0 {
+                if self.ecn_backoff {
+                    self.rtt.back_off();
+                }
+                self.ecn_backoff = true;
+            } else {
+                self.ecn_backoff = false;
+            }
+        }
+        let base = self.cut_window(cfg);
+        self.cwnd_pkts = base;
+        self.recover = self.board.high();
+        self.recover_active = true;
+        self.last_cut_ecn = true;
+        self.stats.ecn_reductions += 1;
+    }
+
+    pub(super) fn on_new_ack_cumulative(
         &mut self,
         ack: &Packet,
         now_ns: u64,
@@ -94,15 +100,27 @@ impl Sender {
         if !echo {
             self.ecn_backoff = false;
         }
-        let sample_s = self.sample_rtt(ack, ackno, now_ns, keep_backoff, cfg);
+        let partial = self.state == CongState::Recovery
+            && cfg.recovery != RecoveryKind::Reno
+            && ackno < self.recover;
+        let sample_s = if partial {
+            self.sample_partial_ack(ack, ackno, now_ns, cfg)
+        } else {
+            self.sample_rtt(ack, ackno, now_ns, keep_backoff, cfg)
+        };
         let acked = self.board.acknowledge(ackno).segments;
         self.on_progress(cfg);
         self.snd_nxt = self.snd_nxt.max(ackno);
+        // RFC 6298 (5.3) restarts the timer on every ACK of new data, but RFC 6582 §3.2 step 4
+        // (and ns-2's newreno_changes1_) only on the first partial ACK of an episode, so that
+        // many holes end in a timeout rather than one repair per RTT.
+        let mut restart_timer = true;
         if self.state == CongState::Recovery {
-            if cfg.recovery == RecoveryKind::Reno || ackno >= self.recover {
+            if !partial {
                 // Classic Reno leaves fast recovery on the first ACK of new data, deflating the
                 // window to ssthresh (RFC 5681 §3.2 step 6, as ns-2's Agent/TCP/Reno does);
-                // NewReno on a full acknowledgement (RFC 6582 §3.2 step 3, option 2).
+                // NewReno on a full acknowledgement, at the window reduced at the entry
+                // (RFC 6582 §3.2 step 3, option 2) or what partial ACKs left of it.
                 self.state = CongState::Open;
                 self.dupacks = 0;
                 self.cwnd_pkts = self.recovery_cwnd_pkts;
@@ -114,10 +132,10 @@ impl Sender {
                             .increase_window(&info, self.cwnd_pkts, self.ssthresh_pkts);
                 }
             } else {
-                // Partial acknowledgement: retransmit the next hole and deflate the window by
-                // the amount acknowledged, less one segment (RFC 6582 §3.2 step 4).
+                // Partial acknowledgement: retransmit the next hole and deflate the window.
+                restart_timer = std::mem::replace(&mut self.first_partial_ack, false);
                 self.transmit(ackno, now_ns, cfg, out);
-                self.cwnd_pkts = (self.cwnd_pkts - f64::from(acked) + 1.0).max(1.0);
+                self.deflate_on_partial_ack(acked, cfg);
             }
         } else {
             self.state = CongState::Open;
@@ -133,9 +151,26 @@ impl Sender {
         // RFC 6298 (5.2)/(5.3): stop the timer when all is acknowledged, else restart it; ns-2
         // also runs it while cwnd is below one segment, the only way out of that state.
         if self.board.outstanding() > 0 || self.cwnd_pkts < 1.0 {
-            self.arm_timer(now_ns);
+            if restart_timer {
+                self.arm_timer(now_ns);
+            }
         } else {
             self.rto_deadline_ns = None;
+        }
+    }
+
+    /// A partial acknowledgement of `acked` segments: the window shrinks by the amount
+    /// acknowledged, less one segment (RFC 6582 §3.2 step 4). With `recovery_exit =
+    /// "deflated"` the inflation pays first and, once it is used up, the window recovery will
+    /// return to (ns-2's dupwnd_, then cwnd_, leaving dupwnd_ = 1).
+    fn deflate_on_partial_ack(&mut self, acked: u32, cfg: &TcpConfig) {
+        let acked = f64::from(acked);
+        let inflation = self.cwnd_pkts - self.recovery_cwnd_pkts;
+        if cfg.recovery_exit == RecoveryExit::Deflated && inflation <= acked {
+            self.recovery_cwnd_pkts = (self.recovery_cwnd_pkts - (acked - inflation)).max(1.0);
+            self.cwnd_pkts = self.recovery_cwnd_pkts + 1.0;
+        } else {
+            self.cwnd_pkts = (self.cwnd_pkts - acked + 1.0).max(1.0);
         }
     }
 
@@ -169,7 +204,7 @@ impl Sender {
 
     /// Whether a congestion signal carried by an ACK of `ackno` may cut the window: no episode
     /// guards, or the ACK covers its `recover` (RFC 6582 §3.2 step 1, RFC 3168 §6.1.2).
-    fn may_cut(&self, ackno: u32) -> bool {
+    pub(super) fn may_cut(&self, ackno: u32) -> bool {
         !self.recover_active || ackno > self.recover
     }
 
@@ -177,7 +212,7 @@ impl Sender {
     /// any inflation. ns-2 halves its window capped by the receiver's (windowd()). An ECN
     /// sender flags the next data packet CWR after a cut for any reason (RFC 3168 §6.1.2), so
     /// the receiver stops echoing a CE the cut already answered.
-    fn cut_window(&mut self, cfg: &TcpConfig) -> f64 {
+    pub(super) fn cut_window(&mut self, cfg: &TcpConfig) -> f64 {
         self.cwr_pending = cfg.ecn;
         let cwnd = match cfg.window_reduction {
             WindowReduction::Cwnd => self.cwnd_pkts.min(f64::from(cfg.rwnd_pkts)),
@@ -201,6 +236,7 @@ impl Sender {
     ) {
         self.stats.fast_recoveries += 1;
         self.last_cut_ecn = false;
+        self.first_partial_ack = true;
         self.state = CongState::Recovery;
         self.recovery_cwnd_pkts = base_pkts;
         self.transmit(ackno, now_ns, cfg, out);

@@ -67,10 +67,24 @@ impl RttEstimator {
     }
 
     /// End the back-off: the timeout is recomputed from SRTT and RTTVAR (ns-3 does so whenever
-    /// a new ACK restarts the timer). ns-2's estimator keeps its own rule.
+    /// a new ACK restarts the timer; ns-2's Sack1 at a partial ACK, t_backoff_ = 1).
     pub fn clear_backoff(&mut self) {
-        if let RttEstimator::Rfc6298(e) = self {
-            e.backoffs = 0;
+        match self {
+            RttEstimator::Rfc6298(e) => e.backoffs = 0,
+            RttEstimator::Ns2(e) => e.clear_backoff(),
+        }
+    }
+
+    /// A partial ACK during NewReno's fast recovery: RFC 6298 takes the Karn sample as on any
+    /// ACK of new data; ns-2's estimator (partialnewack) ends the timing of a segment the ACK
+    /// covers without a sample, and then the back-off. Returns whether a sample was taken.
+    pub fn on_partial_ack(&mut self, ackno: u32, now_ns: u64, karn_sample_s: Option<f64>) -> bool {
+        match self {
+            RttEstimator::Rfc6298(_) => self.on_new_ack(ackno, now_ns, karn_sample_s, false),
+            RttEstimator::Ns2(e) => {
+                e.end_timing(ackno);
+                false
+            }
         }
     }
 

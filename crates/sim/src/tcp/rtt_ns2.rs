@@ -89,6 +89,21 @@ impl Ns2Estimator {
         }
     }
 
+    /// A partial ACK of NewReno's recovery acknowledged everything below `ackno`: the timed
+    /// segment, if covered, is forgotten without a sample and the back-off ends (ns-2's
+    /// partialnewack).
+    pub fn end_timing(&mut self, ackno: u32) {
+        if self.timed.is_some_and(|(seq, _)| ackno > seq) {
+            self.timed = None;
+            self.backoff = 1;
+        }
+    }
+
+    /// End the back-off (t_backoff_ = 1) and keep the timing.
+    pub fn clear_backoff(&mut self) {
+        self.backoff = 1;
+    }
+
     /// Fold a sample of `t` ticks into SRTT and RTTVAR and recompute the RTO.
     fn sample_ticks(&mut self, t: i64) {
         if self.srtt_scaled != 0 {

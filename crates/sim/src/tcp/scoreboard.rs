@@ -305,6 +305,28 @@ impl Scoreboard {
         NextSegment::Nothing
     }
 
+    /// The first segment at or above `from` that is not SACKed and lies below the highest
+    /// SACKed one (a hole the receiver has data above; ns-2's GetNextRetran).
+    pub fn next_hole(&self, from: u32) -> Option<u32> {
+        let top = self.highest_sacked?;
+        (from.max(self.una)..top).find(|&seq| !self.is_sacked(seq))
+    }
+
+    /// Forget every SACK block received (ns-2's ClearScoreBoard); retransmission marks stay.
+    pub fn forget_sacks(&mut self) {
+        if self.sacked_out == 0 && self.lost_out == 0 {
+            return;
+        }
+        for s in self.segs.iter_mut() {
+            s.flags &= !(SACKED | LOST);
+        }
+        self.sacked_out = 0;
+        self.lost_out = 0;
+        self.highest_sacked = None;
+        self.lost_below = self.una;
+        self.scan_from = self.una;
+    }
+
     /// When segment `seq` (outstanding) was last sent, and whether it was ever resent.
     pub fn sent_record(&self, seq: u32) -> (u64, bool) {
         let s = self.seg(seq);

@@ -2,13 +2,15 @@
 //! ns-3's ConnTimeout back-off), putting segments on the wire, RTT sampling (RFC 6298 with
 //! Karn's rule, or RFC 7323 timestamps), the retransmission timer with DataRetries, the burst
 //! limit per ACK (ns-2's maxburst_), and the dispatch of each ACK and timeout to the SACK path
-//! ([`super::recovery_sack`], RFC 6675 as ns-3.37 runs it) or the cumulative-ACK path
-//! ([`super::recovery_newreno`], NewReno or classic Reno).
+//! ([`super::recovery_sack`], RFC 6675 as ns-3.37 runs it), ns-2's Sack1
+//! ([`super::recovery_sack1`]) or the cumulative-ACK path ([`super::recovery_newreno`],
+//! NewReno or classic Reno).
 
 use super::config::{RecoveryKind, TcpConfig};
 use super::congestion::{AckedInfo, CongestionControl};
 use super::prr::Prr;
 use super::receiver::SYN_OPTION_BYTES;
+use super::recovery_sack1::Sack1State;
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
 use crate::packet::{flags, Packet};
@@ -34,6 +36,27 @@ pub struct SenderStats {
     /// 1 when the connection was abandoned (no answer to `conn_retries` SYNs, or
     /// `data_retries` timeouts of one segment in a row).
     pub aborted: u64,
+}
+
+/// Which loss-recovery path handles a sender's ACKs and timeouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AckPath {
+    /// RFC 6675 with SACK, as ns-3.37 ([`super::recovery_sack`]).
+    Sack,
+    /// ns-2's Agent/TCP/Sack1 ([`super::recovery_sack1`]).
+    Sack1,
+    /// Cumulative ACKs only: NewReno or classic Reno ([`super::recovery_newreno`]).
+    Cumulative,
+}
+
+impl AckPath {
+    fn of(cfg: &TcpConfig) -> Self {
+        match (cfg.sack, cfg.recovery) {
+            (true, RecoveryKind::Sack1) => AckPath::Sack1,
+            (true, _) => AckPath::Sack,
+            (false, _) => AckPath::Cumulative,
+        }
+    }
 }
 
 /// The congestion state of the sender (ns-3's TcpCongState_t, Linux's ca_state).
@@ -99,6 +122,8 @@ pub struct Sender {
     /// The cumulative path's window in fast recovery before inflation (ns-2's cwnd_ while
     /// dupwnd_ counts the duplicates), where recovery leaves it.
     pub(super) recovery_cwnd_pkts: f64,
+    /// ns-2 Sack1's own recovery state.
+    pub(super) sack1: Sack1State,
     /// Set CWR on the next data packet.
     pub(super) cwr_pending: bool,
     pub(super) rtt: RttEstimator,
@@ -134,6 +159,7 @@ impl Sender {
             ecn_backoff: false,
             recovery_cwnd_pkts: f64::from(cfg.initial_cwnd_pkts),
             cwr_pending: false,
+            sack1: Sack1State::default(),
             rtt: RttEstimator::new(cfg),
             rto_deadline_ns: None,
             retries_left: cfg.data_retries,
@@ -248,9 +274,25 @@ impl Sender {
         ns_to_s(ticks * tick_ns).max(1e-6)
     }
 
-    /// Take the RTT sample an ACK of new data gives: from its timestamp echo (every ACK, a
+    /// The RTT sample an ACK of new data offers: from its timestamp echo (every ACK, a
     /// retransmission's included, RFC 7323 §4), else from the newest segment it acknowledges
-    /// when that was sent only once (Karn). A sample ends the timer's back-off unless
+    /// when that was sent only once (Karn).
+    fn offered_sample_s(
+        &self,
+        ack: &Packet,
+        ackno: u32,
+        now_ns: u64,
+        cfg: &TcpConfig,
+    ) -> Option<f64> {
+        if cfg.timestamps {
+            Some(Self::timestamp_sample_s(ack.sent_ns, now_ns, cfg))
+        } else {
+            let (sent_ns, resent) = self.board.sent_record(ackno - 1);
+            (!resent).then(|| ns_to_s(now_ns - sent_ns))
+        }
+    }
+
+    /// Take the RTT sample an ACK of new data gives. A sample ends the timer's back-off unless
     /// `keep_backoff`. Returns the sample, if one was taken.
     pub(super) fn sample_rtt(
         &mut self,
@@ -260,13 +302,26 @@ impl Sender {
         keep_backoff: bool,
         cfg: &TcpConfig,
     ) -> Option<f64> {
-        let sample_s = if cfg.timestamps {
-            Some(Self::timestamp_sample_s(ack.sent_ns, now_ns, cfg))
-        } else {
-            let (sent_ns, resent) = self.board.sent_record(ackno - 1);
-            (!resent).then(|| ns_to_s(now_ns - sent_ns))
-        };
+        let sample_s = self.offered_sample_s(ack, ackno, now_ns, cfg);
         let taken = self.rtt.on_new_ack(ackno, now_ns, sample_s, keep_backoff);
+        self.count_sample(sample_s, taken)
+    }
+
+    /// The same for a partial ACK of NewReno's fast recovery, which ns-2's estimator does not
+    /// sample ([`RttEstimator::on_partial_ack`]).
+    pub(super) fn sample_partial_ack(
+        &mut self,
+        ack: &Packet,
+        ackno: u32,
+        now_ns: u64,
+        cfg: &TcpConfig,
+    ) -> Option<f64> {
+        let sample_s = self.offered_sample_s(ack, ackno, now_ns, cfg);
+        let taken = self.rtt.on_partial_ack(ackno, now_ns, sample_s);
+        self.count_sample(sample_s, taken)
+    }
+
+    fn count_sample(&mut self, sample_s: Option<f64>, taken: bool) -> Option<f64> {
         if taken {
             self.stats.rtt_samples += 1;
         }
@@ -340,10 +395,10 @@ impl Sender {
         if self.connection != Connection::Established {
             return;
         }
-        if cfg.sack {
-            self.send_by_pipe(now_ns, cfg, out);
-        } else {
-            self.send_cumulative(now_ns, cfg, out);
+        match AckPath::of(cfg) {
+            AckPath::Sack => self.send_by_pipe(now_ns, cfg, out),
+            AckPath::Sack1 => self.send_sack1(now_ns, cfg, out),
+            AckPath::Cumulative => self.send_cumulative(now_ns, cfg, out),
         }
     }
 
@@ -356,10 +411,10 @@ impl Sender {
         if self.connection != Connection::Established || ack.seq > self.board.high() {
             return;
         }
-        if cfg.sack {
-            self.on_ack_sack(ack, now_ns, cfg, out);
-        } else {
-            self.on_ack_cumulative(ack, now_ns, cfg, out);
+        match AckPath::of(cfg) {
+            AckPath::Sack => self.on_ack_sack(ack, now_ns, cfg, out),
+            AckPath::Sack1 => self.on_ack_sack1(ack, now_ns, cfg, out),
+            AckPath::Cumulative => self.on_ack_cumulative(ack, now_ns, cfg, out),
         }
         self.try_send(now_ns, cfg, out);
     }
@@ -390,10 +445,10 @@ impl Sender {
                     self.retries_left -= 1;
                 }
                 self.stats.timeouts += 1;
-                if cfg.sack {
-                    self.on_timeout_sack(now_ns, cfg, out);
-                } else {
-                    self.on_timeout_cumulative(now_ns, cfg, out);
+                match AckPath::of(cfg) {
+                    AckPath::Sack => self.on_timeout_sack(now_ns, cfg, out),
+                    AckPath::Sack1 => self.on_timeout_sack1(now_ns, cfg, out),
+                    AckPath::Cumulative => self.on_timeout_cumulative(now_ns, cfg, out),
                 }
             }
             _ => {}
