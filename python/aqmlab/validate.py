@@ -9,6 +9,8 @@ object with a `case_id` and a `label`.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import os
 import subprocess
@@ -81,6 +83,14 @@ LABELS = {
 _RUNNING: set[subprocess.Popen] = set()
 """The reference simulator's processes running now, killed when the validation is
 interrupted."""
+
+
+@functools.cache
+def aqmlab_build() -> str:
+    """aqmlab's version and the digest of its compiled core, read once per process (the core
+    it runs), so that a rebuilt core (same version, changed model) reruns the aqmlab side."""
+    core = Path(_core.__file__)
+    return f"aqmlab {_core.version()} {hashlib.sha256(core.read_bytes()).hexdigest()[:12]}"
 
 
 def run_process(

@@ -29,7 +29,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
-from . import _core
 from . import validate as common
 from . import validate_ns2_chen as chen
 from .store import RunStore, _atomic_write_bytes
@@ -191,7 +190,7 @@ def _inputs_digest(case: AnyCase, seed: int, side: str) -> str:
 
         scenario = Scenario.load(scenario_of(case)).with_literals(aqmlab_overrides(case))
         resolved = scenario.resolved()
-        key = f"aqmlab {_core.version()}\n{resolved}\n#seed={seed}"
+        key = f"{common.aqmlab_build()}\n{resolved}\n#seed={seed}"
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 

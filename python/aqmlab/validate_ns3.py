@@ -341,14 +341,6 @@ def program() -> Program:
     return Program(build(tools), source_digest(tools))
 
 
-@functools.cache
-def aqmlab_build() -> str:
-    """aqmlab's version and the digest of its compiled core, so that a rebuilt core (same
-    version, changed model) reruns the aqmlab side."""
-    core = Path(_core.__file__)
-    return f"aqmlab {_core.version()} {hashlib.sha256(core.read_bytes()).hexdigest()[:12]}"
-
-
 def run_id(case: Case, seed: int, side: str, prog: Program | None = None) -> str:
     """`<case>-s<seed>-<side>-<digest>`: the digest covers what the run depends on (the
     program's digest and its arguments for ns-3; aqmlab's build and the resolved scenario for
@@ -358,7 +350,7 @@ def run_id(case: Case, seed: int, side: str, prog: Program | None = None) -> str
             raise ValueError("an ns-3 run id needs the program")
         key = f"ns-3 program {prog.digest}\n" + " ".join(ns3_args(case, seed))
     else:
-        key = f"{aqmlab_build()}\n{resolved_text(case)}\n#seed={seed}"
+        key = f"{common.aqmlab_build()}\n{resolved_text(case)}\n#seed={seed}"
     return f"{case.case_id}-s{seed}-{side}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
 
 
@@ -519,7 +511,7 @@ def write_outputs(
 
     store = RunStore(out)
     rows = compare(store, g, prog)
-    builds = f"{aqmlab_build()} and the ns-3 program build {prog.digest}"
+    builds = f"{common.aqmlab_build()} and the ns-3 program build {prog.digest}"
     text = page(rows, g, quick, stored_records(store, g, prog), builds)
     _atomic_write_bytes(out / PAGE, text.encode())
     _atomic_write_bytes(out / TABLE, common.long_table(rows, "ns3").encode())
