@@ -15,18 +15,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from . import _core  # noqa: E402
 from .experiment import Experiment, format_value, window_phrase  # noqa: E402
 
-AQM_NAMES = {
-    "droptail": "Drop Tail",
-    "red": "RED",
-    "ared": "ARED",
-    "betared": "BetaRED",
-    "abetared": "ABetaRED",
-    "dbetared": "DBetaRED",
-    "codel": "CoDel",
-    "pie": "PIE",
-}
+AQM_NAMES: dict[str, str] = _core.catalog()["aqm_titles"]
+"""Each AQM's title in legends and captions, from the AQM registry."""
 
 METRIC_LABELS: dict[str, tuple[str, float]] = {
     "avg_queue_pkts": ("average queue length (packets)", 1.0),

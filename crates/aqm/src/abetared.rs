@@ -8,11 +8,12 @@ use crate::adaptive_beta::{
 use crate::beta_bounds::BetaBounds;
 use crate::beta_curve::BetaCurve;
 use crate::betared::{beta_probe, BETA_PROBE_NAMES, BETA_SPACING_DOC, THETA_DOC};
-use crate::contract::ParamError;
+use crate::contract::{Aqm, ParamError};
 use crate::drop_decision::Spacing;
-use crate::param_doc::{DescribedParams, ParamDoc};
+use crate::param_doc::ParamDoc;
 use crate::red::{BYTE_MODE_DOC, IDLE_CORRECTION_DOC, SMALL_QUEUE_GUARD_DOC, W_DOC};
 use crate::red_core::{Periodic, RedCore, RedFamily};
+use crate::registry::AqmParams;
 use serde::{Deserialize, Serialize};
 
 /// ABetaRED parameters: the user sets T_target, θ and w (§5.1); the rest have the paper's
@@ -66,8 +67,9 @@ impl Default for ABetaRedParams {
     }
 }
 
-impl DescribedParams for ABetaRedParams {
+impl AqmParams for ABetaRedParams {
     const AQM: &'static str = "abetared";
+    const TITLE: &'static str = "ABetaRED";
     const PARAMS: &'static [ParamDoc] = &[
         T_TARGET_DOC,
         W_DOC,
@@ -97,11 +99,9 @@ impl DescribedParams for ABetaRedParams {
         ADAPTIVE_MEAN_PKT_BYTES_DOC,
         SMALL_QUEUE_GUARD_DOC,
     ];
-}
 
-impl ABetaRedParams {
     /// Check every parameter against its allowed range.
-    pub fn validate(&self) -> Result<(), ParamError> {
+    fn validate(&self) -> Result<(), ParamError> {
         validate_adaptive(
             self.t_target_ms,
             self.w,
@@ -115,6 +115,10 @@ impl ABetaRedParams {
             return Err(ParamError::new("p_max_initial", "must be in [0.01, 0.99]"));
         }
         Ok(())
+    }
+
+    fn build(self, link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
+        Ok(Box::new(ABetaRed::new(self, link)?))
     }
 }
 

@@ -2,14 +2,16 @@
 //! `interval` to keep q_avg inside a target band, with thresholds and weight configured from a
 //! target delay and the link rate as ns-3's RedQueueDisc does with ARED = true.
 
-use crate::contract::ParamError;
+use crate::adaptive_beta::LinkContext;
+use crate::contract::{Aqm, ParamError};
 use crate::drop_decision::Spacing;
-use crate::param_doc::{DescribedParams, ParamDoc, FLAG};
+use crate::param_doc::{ParamDoc, FLAG};
 use crate::red::{
     validate_common, validate_mark_p_max, LinearCurve, BYTE_MODE_DOC, GENTLE_DOC,
     IDLE_CORRECTION_DOC, MARK_P_MAX_DOC, MEAN_PKT_BYTES_DOC, SMALL_QUEUE_GUARD_DOC, SPACING_DOC,
 };
 use crate::red_core::{DropCurve, Periodic, RedCore, RedFamily};
+use crate::registry::AqmParams;
 use serde::{Deserialize, Serialize};
 
 /// When Adaptive RED adapts p_max.
@@ -105,8 +107,9 @@ impl Default for AredParams {
     }
 }
 
-impl DescribedParams for AredParams {
+impl AqmParams for AredParams {
     const AQM: &'static str = "ared";
+    const TITLE: &'static str = "ARED";
     const PARAMS: &'static [ParamDoc] = &[
         ParamDoc::new(
             "target_delay_ms",
@@ -189,11 +192,9 @@ impl DescribedParams for AredParams {
         ),
         MARK_P_MAX_DOC,
     ];
-}
 
-impl AredParams {
     /// Check every parameter against its allowed range.
-    pub fn validate(&self) -> Result<(), ParamError> {
+    fn validate(&self) -> Result<(), ParamError> {
         let positive = |field: &str, x: f64| {
             if x > 0.0 && x.is_finite() {
                 Ok(())
@@ -256,6 +257,10 @@ impl AredParams {
             if self.w == 0.0 { 0.5 } else { self.w },
             self.mean_pkt_bytes,
         )
+    }
+
+    fn build(self, link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
+        Ok(Box::new(Ared::new(self, link.rate_bps)?))
     }
 }
 

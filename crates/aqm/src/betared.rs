@@ -3,16 +3,18 @@
 //! spread set by θ. "The rest of the algorithm works exactly the same as RED" (§4.2): the same
 //! averaged queue, updated on every arrival.
 
+use crate::adaptive_beta::LinkContext;
 use crate::beta_bounds::BetaBounds;
 use crate::beta_curve::BetaCurve;
-use crate::contract::ParamError;
+use crate::contract::{Aqm, ParamError};
 use crate::drop_decision::Spacing;
-use crate::param_doc::{DescribedParams, ParamDoc, SPACING};
+use crate::param_doc::{ParamDoc, SPACING};
 use crate::red::{
     validate_common, BYTE_MODE_DOC, IDLE_CORRECTION_DOC, MEAN_PKT_BYTES_DOC, Q_MIN_DOC,
     SMALL_QUEUE_GUARD_DOC, W_DOC,
 };
 use crate::red_core::{RedCore, RedFamily};
+use crate::registry::AqmParams;
 use serde::{Deserialize, Serialize};
 
 /// BetaRED parameters (Algorithm 1, line 1).
@@ -62,8 +64,9 @@ impl Default for BetaRedParams {
     }
 }
 
-impl DescribedParams for BetaRedParams {
+impl AqmParams for BetaRedParams {
     const AQM: &'static str = "betared";
+    const TITLE: &'static str = "BetaRED";
     const PARAMS: &'static [ParamDoc] = &[
         Q_MIN_DOC,
         ParamDoc::new(
@@ -92,6 +95,16 @@ impl DescribedParams for BetaRedParams {
         MEAN_PKT_BYTES_DOC,
         SMALL_QUEUE_GUARD_DOC,
     ];
+
+    /// Check every parameter against its allowed range.
+    fn validate(&self) -> Result<(), ParamError> {
+        self.curve()?;
+        validate_common(self.w, self.mean_pkt_bytes)
+    }
+
+    fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
+        Ok(Box::new(BetaRed::new(self)?))
+    }
 }
 
 /// θ, shared by the BetaRED variants.
@@ -110,12 +123,6 @@ pub(crate) const BETA_SPACING_DOC: ParamDoc = ParamDoc::new(
 );
 
 impl BetaRedParams {
-    /// Check every parameter against its allowed range.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        self.curve()?;
-        validate_common(self.w, self.mean_pkt_bytes)
-    }
-
     fn curve(&self) -> Result<BetaCurve, ParamError> {
         BetaCurve::new(
             self.q_min_pkts,

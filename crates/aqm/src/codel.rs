@@ -16,8 +16,10 @@
 //! into the dropping state leaves `drop_next = now + interval`; a mark inside the dropping state
 //! advances `drop_next` by `interval/√count` at once.
 
+use crate::adaptive_beta::LinkContext;
 use crate::contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::param_doc::{DescribedParams, ParamDoc};
+use crate::param_doc::ParamDoc;
+use crate::registry::AqmParams;
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -49,8 +51,9 @@ impl Default for CoDelParams {
     }
 }
 
-impl DescribedParams for CoDelParams {
+impl AqmParams for CoDelParams {
     const AQM: &'static str = "codel";
+    const TITLE: &'static str = "CoDel";
     const PARAMS: &'static [ParamDoc] = &[
         ParamDoc::new(
             "target_ms",
@@ -71,16 +74,9 @@ impl DescribedParams for CoDelParams {
             "MAXPACKET: never above target while at most this many bytes are queued",
         ),
     ];
-}
 
-/// Milliseconds to integer nanoseconds, rounded.
-fn ms_to_ns(ms: f64) -> u64 {
-    (ms * 1e6).round() as u64
-}
-
-impl CoDelParams {
     /// Check every parameter against its allowed range.
-    pub fn validate(&self) -> Result<(), ParamError> {
+    fn validate(&self) -> Result<(), ParamError> {
         if !(self.target_ms >= 1e-6 && self.target_ms <= MAX_TIME_MS) {
             return Err(ParamError::new(
                 "target_ms",
@@ -95,6 +91,15 @@ impl CoDelParams {
         }
         Ok(())
     }
+
+    fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
+        Ok(Box::new(CoDel::new(self)?))
+    }
+}
+
+/// Milliseconds to integer nanoseconds, rounded.
+fn ms_to_ns(ms: f64) -> u64 {
+    (ms * 1e6).round() as u64
 }
 
 /// What the next call at the same time is, when the previous call said [`DequeueVerdict::EarlyDrop`]

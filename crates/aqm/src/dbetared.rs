@@ -9,11 +9,12 @@ use crate::adaptive_beta::{
 use crate::beta_bounds::BetaBounds;
 use crate::beta_curve::BetaCurve;
 use crate::betared::{beta_probe, BETA_SPACING_DOC, THETA_DOC};
-use crate::contract::ParamError;
+use crate::contract::{Aqm, ParamError};
 use crate::drop_decision::Spacing;
-use crate::param_doc::{DescribedParams, ParamDoc};
+use crate::param_doc::ParamDoc;
 use crate::red::{BYTE_MODE_DOC, IDLE_CORRECTION_DOC, SMALL_QUEUE_GUARD_DOC, W_DOC};
 use crate::red_core::{Periodic, RedCore, RedFamily};
+use crate::registry::AqmParams;
 use serde::{Deserialize, Serialize};
 
 /// DBetaRED parameters: the user sets T_target, θ and w (§5.2); the rest have the paper's
@@ -64,8 +65,9 @@ impl Default for DBetaRedParams {
     }
 }
 
-impl DescribedParams for DBetaRedParams {
+impl AqmParams for DBetaRedParams {
     const AQM: &'static str = "dbetared";
+    const TITLE: &'static str = "DBetaRED";
     const PARAMS: &'static [ParamDoc] = &[
         T_TARGET_DOC,
         W_DOC,
@@ -89,11 +91,9 @@ impl DescribedParams for DBetaRedParams {
         ADAPTIVE_MEAN_PKT_BYTES_DOC,
         SMALL_QUEUE_GUARD_DOC,
     ];
-}
 
-impl DBetaRedParams {
     /// Check every parameter against its allowed range.
-    pub fn validate(&self) -> Result<(), ParamError> {
+    fn validate(&self) -> Result<(), ParamError> {
         validate_adaptive(
             self.t_target_ms,
             self.w,
@@ -103,6 +103,10 @@ impl DBetaRedParams {
             self.t_update_s,
             self.mean_pkt_bytes,
         )
+    }
+
+    fn build(self, link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
+        Ok(Box::new(DBetaRed::new(self, link)?))
     }
 }
 

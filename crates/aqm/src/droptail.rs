@@ -1,7 +1,29 @@
 //! Drop tail: accept everything; the host's buffer limit does the dropping.
 
-use crate::contract::{Aqm, EnqueueVerdict, PacketView, QueueView};
+use crate::adaptive_beta::LinkContext;
+use crate::contract::{Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
+use crate::param_doc::ParamDoc;
+use crate::registry::AqmParams;
 use crate::rng::Rng;
+use serde::{Deserialize, Serialize};
+
+/// Drop tail has no parameters: the buffer belongs to the port.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DropTailParams {}
+
+impl AqmParams for DropTailParams {
+    const AQM: &'static str = "droptail";
+    const TITLE: &'static str = "Drop Tail";
+    const PARAMS: &'static [ParamDoc] = &[];
+
+    fn validate(&self) -> Result<(), ParamError> {
+        Ok(())
+    }
+
+    fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
+        Ok(Box::new(DropTail))
+    }
+}
 
 /// The baseline with no active management at all.
 #[derive(Clone, Debug, Default)]

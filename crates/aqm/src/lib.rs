@@ -4,7 +4,7 @@
 //! departing packet, a snapshot of its queue and a random source handed in by its host. The
 //! same code therefore drives the packet simulator, the discrete-time model and hand-stepped
 //! experiments from Python. The contract is in [`contract`]; each algorithm lives in a file of
-//! its own.
+//! its own, and [`registry`] lists them by name.
 
 pub mod abetared;
 pub mod adaptive_beta;
@@ -23,6 +23,7 @@ pub mod pie;
 pub mod red;
 pub mod red_average;
 pub mod red_core;
+pub mod registry;
 pub mod rng;
 
 pub use abetared::{ABetaRed, ABetaRedParams};
@@ -34,8 +35,9 @@ pub use codel::{CoDel, CoDelParams};
 pub use contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, QueueView};
 pub use dbetared::{DBetaRed, DBetaRedParams};
 pub use drop_decision::Spacing;
-pub use droptail::DropTail;
-pub use param_doc::{DescribedParams, ParamDoc, ParamsVisitor};
+pub use droptail::{DropTail, DropTailParams};
+pub use param_doc::ParamDoc;
 pub use pie::{BurstRule, Pie, PieParams, ShortQueueRule};
 pub use red::{Red, RedParams};
+pub use registry::{AqmParams, ParamsVisitor};
 pub use rng::Rng;

@@ -5,11 +5,13 @@
 //! allowance and when the queue is short (§4.1, §4.4).
 
 use crate::contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::param_doc::{DescribedParams, ParamDoc, FLAG};
+use crate::param_doc::{ParamDoc, FLAG};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 mod rules;
+use crate::adaptive_beta::LinkContext;
+use crate::registry::AqmParams;
 pub use rules::{BurstRule, ShortQueueRule};
 use rules::{BurstState, BURST_RESET_TIMEOUT_NS};
 
@@ -80,8 +82,9 @@ impl Default for PieParams {
     }
 }
 
-impl DescribedParams for PieParams {
+impl AqmParams for PieParams {
     const AQM: &'static str = "pie";
+    const TITLE: &'static str = "PIE";
     const PARAMS: &'static [ParamDoc] = &[
         ParamDoc::new(
             "target_ms",
@@ -157,21 +160,9 @@ impl DescribedParams for PieParams {
             "no-drop short queue: ns3 (<= 2 packets, bytes if limit_bytes > 0) or rfc8033 (bytes)",
         ),
     ];
-}
 
-/// Milliseconds to integer nanoseconds, rounded.
-fn ms_to_ns(ms: f64) -> u64 {
-    (ms * 1e6).round() as u64
-}
-
-/// Nanoseconds to seconds.
-fn ns_to_s(ns: u64) -> f64 {
-    ns as f64 / 1e9
-}
-
-impl PieParams {
     /// Check every parameter against its allowed range.
-    pub fn validate(&self) -> Result<(), ParamError> {
+    fn validate(&self) -> Result<(), ParamError> {
         if !(self.target_ms >= 1e-6 && self.target_ms <= MAX_TIME_MS) {
             return Err(ParamError::new(
                 "target_ms",
@@ -207,6 +198,20 @@ impl PieParams {
         }
         Ok(())
     }
+
+    fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
+        Ok(Box::new(Pie::new(self)?))
+    }
+}
+
+/// Milliseconds to integer nanoseconds, rounded.
+fn ms_to_ns(ms: f64) -> u64 {
+    (ms * 1e6).round() as u64
+}
+
+/// Nanoseconds to seconds.
+fn ns_to_s(ns: u64) -> f64 {
+    ns as f64 / 1e9
 }
 
 /// The dequeue-rate estimator of RFC 8033 §5.2 as ns-3.37 codes it: a measurement cycle starts

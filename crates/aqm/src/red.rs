@@ -3,10 +3,12 @@
 //! the idle-time correction of the average, the gentle region, count-based spacing of drops,
 //! byte mode, and ECN marking (by the host, on early drops).
 
-use crate::contract::ParamError;
+use crate::adaptive_beta::LinkContext;
+use crate::contract::{Aqm, ParamError};
 use crate::drop_decision::Spacing;
-use crate::param_doc::{DescribedParams, ParamDoc, FLAG, SPACING};
+use crate::param_doc::{ParamDoc, FLAG, SPACING};
 use crate::red_core::{DropCurve, RedCore, RedFamily};
+use crate::registry::AqmParams;
 use serde::{Deserialize, Serialize};
 
 /// RED parameters (names as in the BetaRED paper, thresholds in packets).
@@ -61,8 +63,9 @@ impl Default for RedParams {
     }
 }
 
-impl DescribedParams for RedParams {
+impl AqmParams for RedParams {
     const AQM: &'static str = "red";
+    const TITLE: &'static str = "RED";
     const PARAMS: &'static [ParamDoc] = &[
         Q_MIN_DOC,
         ParamDoc::new(
@@ -81,6 +84,28 @@ impl DescribedParams for RedParams {
         SMALL_QUEUE_GUARD_DOC,
         MARK_P_MAX_DOC,
     ];
+
+    /// Check every parameter against its allowed range.
+    fn validate(&self) -> Result<(), ParamError> {
+        if !(self.q_min_pkts >= 0.0 && self.q_min_pkts.is_finite()) {
+            return Err(ParamError::new("q_min_pkts", "must be a number >= 0"));
+        }
+        if !(self.q_max_pkts > self.q_min_pkts && self.q_max_pkts.is_finite()) {
+            return Err(ParamError::new(
+                "q_max_pkts",
+                "must be greater than q_min_pkts",
+            ));
+        }
+        if !(self.p_max > 0.0 && self.p_max <= 1.0) {
+            return Err(ParamError::new("p_max", "must be in (0, 1]"));
+        }
+        validate_mark_p_max(self.mark_p_max)?;
+        validate_common(self.w, self.mean_pkt_bytes)
+    }
+
+    fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
+        Ok(Box::new(Red::new(self)?))
+    }
 }
 
 /// The ECN marking limit of RED and ARED.
@@ -167,26 +192,6 @@ pub(crate) fn validate_common(w: f64, mean_pkt_bytes: f64) -> Result<(), ParamEr
         return Err(ParamError::new("mean_pkt_bytes", "must be a number >= 1"));
     }
     Ok(())
-}
-
-impl RedParams {
-    /// Check every parameter against its allowed range.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        if !(self.q_min_pkts >= 0.0 && self.q_min_pkts.is_finite()) {
-            return Err(ParamError::new("q_min_pkts", "must be a number >= 0"));
-        }
-        if !(self.q_max_pkts > self.q_min_pkts && self.q_max_pkts.is_finite()) {
-            return Err(ParamError::new(
-                "q_max_pkts",
-                "must be greater than q_min_pkts",
-            ));
-        }
-        if !(self.p_max > 0.0 && self.p_max <= 1.0) {
-            return Err(ParamError::new("p_max", "must be in (0, 1]"));
-        }
-        validate_mark_p_max(self.mark_p_max)?;
-        validate_common(self.w, self.mean_pkt_bytes)
-    }
 }
 
 /// RED's drop curve: linear from 0 at q_min to p_max at q_max, then 1 (or, gentle, linear to 1

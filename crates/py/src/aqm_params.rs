@@ -1,9 +1,9 @@
 //! Every AQM's parameters for Python: name, unit, default, allowed values and help line, from
-//! the descriptions next to each parameter struct in the AQM crate (`aqm::param_doc`) and the
+//! the descriptions next to each parameter struct in the AQM crate (`aqm::registry`) and the
 //! defaults its `Default` serialises to (as the scenario reader reads them).
 
 use crate::ScenarioError;
-use aqm::{DescribedParams, ParamDoc, ParamsVisitor};
+use aqm::{AqmParams, ParamDoc, ParamsVisitor};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use toml::{Table, Value};
@@ -23,7 +23,7 @@ struct Find<'a> {
 }
 
 impl ParamsVisitor for Find<'_> {
-    fn visit<P: DescribedParams>(&mut self) {
+    fn visit<P: AqmParams>(&mut self) {
         if P::AQM == self.name {
             let defaults = match Value::try_from(P::default()) {
                 Ok(Value::Table(t)) => t,
@@ -38,20 +38,16 @@ impl ParamsVisitor for Find<'_> {
 }
 
 /// The parameters of AQM `name`: empty for an AQM without any (drop tail); an error naming the
-/// AQMs for a name the scenario format does not know.
+/// AQMs for a name the registry does not know.
 pub fn described(name: &str) -> PyResult<Described> {
-    if !sim::scenario::AQM_NAMES.contains(&name) {
-        return Err(ScenarioError::new_err(format!(
-            "unknown AQM \"{name}\"; allowed: {}",
-            sim::scenario::AQM_NAMES.join(", ")
-        )));
-    }
     let mut find = Find { name, found: None };
-    aqm::param_doc::for_each(&mut find);
-    Ok(find.found.unwrap_or(Described {
-        docs: &[],
-        defaults: Table::new(),
-    }))
+    aqm::registry::for_each(&mut find);
+    find.found.ok_or_else(|| {
+        ScenarioError::new_err(format!(
+            "unknown AQM \"{name}\"; allowed: {}",
+            aqm::registry::names().join(", ")
+        ))
+    })
 }
 
 /// A TOML scalar as a Python object (bool, int, float or str).

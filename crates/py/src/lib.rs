@@ -94,7 +94,13 @@ fn run_scenario<'py>(
 #[pyfunction]
 fn catalog(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("aqms", sim::scenario::AQM_NAMES.to_vec())?;
+    let names = aqm::registry::names();
+    d.set_item("aqms", names.to_vec())?;
+    let titles = PyDict::new(py);
+    for name in names {
+        titles.set_item(name, aqm::registry::title(name))?;
+    }
+    d.set_item("aqm_titles", titles)?;
     d.set_item("tcp_presets", sim::tcp::config::PRESETS.to_vec())?;
     d.set_item("congestion_controls", vec!["reno", "cubic"])?;
     d.set_item("schedules", sim::scenario::SCHEDULE_NAMES.to_vec())?;

@@ -1,27 +1,46 @@
-//! Builds the AQM a scenario names, for the link it manages.
+//! Builds the AQM a scenario names, for the link it manages, from the registry.
 
-use crate::scenario::{AqmKind, QueueSpec, ScenarioError};
-use aqm::{
-    ABetaRed, Aqm, Ared, BetaRed, CoDel, DBetaRed, DropTail, LinkContext, ParamError, Pie, Red,
-};
+use crate::scenario::{QueueSpec, ScenarioError};
+use aqm::{Aqm, AqmParams, LinkContext, ParamsVisitor};
+use toml::{Table, Value};
 
 /// The AQM of a queue of `spec` feeding a link of `rate_bps`.
 pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioError> {
-    let link = LinkContext {
-        rate_bps,
-        buffer_pkts: spec.limit_pkts,
+    let mut builder = Build {
+        spec,
+        link: LinkContext {
+            rate_bps,
+            buffer_pkts: spec.limit_pkts,
+        },
+        built: None,
     };
-    let at = |e: ParamError| {
-        ScenarioError::new(format!("queue.{}.{}", spec.aqm.name(), e.field), e.message)
-    };
-    Ok(match spec.aqm {
-        AqmKind::DropTail => Box::new(DropTail),
-        AqmKind::Red => Box::new(Red::new(spec.red.clone()).map_err(at)?),
-        AqmKind::Ared => Box::new(Ared::new(spec.ared.clone(), rate_bps).map_err(at)?),
-        AqmKind::BetaRed => Box::new(BetaRed::new(spec.betared.clone()).map_err(at)?),
-        AqmKind::ABetaRed => Box::new(ABetaRed::new(spec.abetared.clone(), link).map_err(at)?),
-        AqmKind::DBetaRed => Box::new(DBetaRed::new(spec.dbetared.clone(), link).map_err(at)?),
-        AqmKind::CoDel => Box::new(CoDel::new(spec.codel.clone()).map_err(at)?),
-        AqmKind::Pie => Box::new(Pie::new(spec.pie.clone()).map_err(at)?),
-    })
+    aqm::registry::for_each(&mut builder);
+    builder.built.expect("the scenario names a registered AQM")
+}
+
+/// Builds the AQM `spec.aqm` from its resolved table.
+struct Build<'a> {
+    spec: &'a QueueSpec,
+    link: LinkContext,
+    built: Option<Result<Box<dyn Aqm>, ScenarioError>>,
+}
+
+impl ParamsVisitor for Build<'_> {
+    fn visit<P: AqmParams>(&mut self) {
+        if P::AQM != self.spec.aqm {
+            return;
+        }
+        let table = self
+            .spec
+            .params_of(P::AQM)
+            .cloned()
+            .unwrap_or_else(Table::new);
+        let params: P = Value::Table(table)
+            .try_into()
+            .expect("resolved parameter tables deserialise");
+        self.built =
+            Some(params.build(self.link).map_err(|e| {
+                ScenarioError::new(format!("queue.{}.{}", P::AQM, e.field), e.message)
+            }));
+    }
 }

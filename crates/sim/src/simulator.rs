@@ -459,7 +459,7 @@ impl Simulation {
             summary::settle_time_s(t_s, q, &self.window, target, sc.measure.settle_band)
         });
         let summary = summary::build(&SummaryInputs {
-            aqm: sc.queue.aqm.name(),
+            aqm: sc.queue.aqm,
             duration_s: sc.duration_s,
             seed: sc.seed,
             window: self.window,

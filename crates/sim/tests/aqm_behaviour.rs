@@ -40,7 +40,7 @@ fn m(r: &RunResult, k: &str) -> f64 {
 
 #[test]
 fn invariants_hold_with_every_aqm() {
-    for &aqm in sim::scenario::AQM_NAMES {
+    for &aqm in aqm::registry::names() {
         let r = run(&[
             ("queue.aqm", aqm),
             ("duration_s", "20.0"),

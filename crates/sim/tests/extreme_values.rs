@@ -243,7 +243,7 @@ fn no_value_of_any_numeric_key_panics() {
                 *leaf(&mut case, path) = value.clone();
                 // An AQM's parameter is exercised with that AQM on the bottleneck.
                 if let [Step::Key(q), Step::Key(aqm), ..] = path.as_slice() {
-                    if q == "queue" && sim::scenario::AQM_NAMES.contains(&aqm.as_str()) {
+                    if q == "queue" && aqm::registry::names().contains(&aqm.as_str()) {
                         let key = [Step::Key("queue".into()), Step::Key("aqm".into())];
                         *leaf(&mut case, &key) = Value::String(aqm.clone());
                     }

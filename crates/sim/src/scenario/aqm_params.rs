@@ -5,9 +5,9 @@
 //! nanosecond clock: 0, or from 1 ns to [`MAX_TIME_S`].
 
 use super::error::ScenarioError;
-use super::reader::num;
+use super::reader::{num, Section};
 use crate::time::MAX_TIME_S;
-use aqm::ParamError;
+use aqm::{AqmParams, ParamError, ParamsVisitor};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use toml::{Table, Value};
@@ -23,6 +23,33 @@ fn defaults_table<P: Serialize + Default>() -> Table {
 /// serde's message as one line, without backticks.
 fn clean(e: &toml::de::Error) -> String {
     e.message().replace('`', "\"").replace('\n', " ")
+}
+
+/// Reads every AQM's table of a `[queue]` section (see [`aqm::registry::for_each`]): the
+/// resolved tables in the registry's order, or the first error.
+pub struct ReadAll<'s, 'a> {
+    /// The `[queue]` section.
+    pub section: &'s mut Section<'a>,
+    /// (AQM, resolved table) of every AQM with parameters.
+    pub tables: Vec<(&'static str, Table)>,
+    /// The first error met.
+    pub error: Option<ScenarioError>,
+}
+
+impl ParamsVisitor for ReadAll<'_, '_> {
+    fn visit<P: AqmParams>(&mut self) {
+        if P::PARAMS.is_empty() || self.error.is_some() {
+            return;
+        }
+        let path = self.section.path_of(P::AQM);
+        match read::<P>(&path, self.section.value(P::AQM), P::validate) {
+            Ok(params) => match to_value(&params) {
+                Value::Table(t) => self.tables.push((P::AQM, t)),
+                _ => unreachable!("AQM parameter structs serialise to tables"),
+            },
+            Err(e) => self.error = Some(e),
+        }
+    }
 }
 
 /// Read the table at `path` (absent: all defaults) into `P`, then `validate` it.

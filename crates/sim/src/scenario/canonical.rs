@@ -1,7 +1,6 @@
 //! The canonical text of a resolved scenario: every key with the value the run used, so the
 //! file alone reproduces the run.
 
-use super::aqm_params;
 use super::model::*;
 use super::parse::cc_name;
 use crate::tcp::config::TcpConfig;
@@ -173,19 +172,21 @@ pub fn to_toml(sc: &Scenario) -> String {
         ),
         (
             "queue",
-            table(vec![
-                ("aqm", s(q.aqm.name())),
-                ("limit_pkts", i(q.limit_pkts)),
-                ("limit_bytes", i(q.limit_bytes as i64)),
-                ("ecn", Value::Boolean(q.ecn)),
-                ("red", aqm_params::to_value(&q.red)),
-                ("ared", aqm_params::to_value(&q.ared)),
-                ("betared", aqm_params::to_value(&q.betared)),
-                ("abetared", aqm_params::to_value(&q.abetared)),
-                ("dbetared", aqm_params::to_value(&q.dbetared)),
-                ("codel", aqm_params::to_value(&q.codel)),
-                ("pie", aqm_params::to_value(&q.pie)),
-            ]),
+            table(
+                [
+                    ("aqm", s(q.aqm)),
+                    ("limit_pkts", i(q.limit_pkts)),
+                    ("limit_bytes", i(q.limit_bytes as i64)),
+                    ("ecn", Value::Boolean(q.ecn)),
+                ]
+                .into_iter()
+                .chain(
+                    q.params
+                        .iter()
+                        .map(|(name, t)| (*name, Value::Table(t.clone()))),
+                )
+                .collect(),
+            ),
         ),
         ("tcp", tcp(&sc.tcp)),
         (

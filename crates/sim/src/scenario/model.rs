@@ -1,9 +1,7 @@
 //! A scenario as the simulator uses it: every value resolved, validated, with units in names.
 
 use crate::tcp::config::TcpConfig;
-use aqm::{
-    ABetaRedParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams, PieParams, RedParams,
-};
+use toml::Table;
 
 /// One complete, validated scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,84 +56,27 @@ pub enum DelaySpec {
     List(Vec<f64>),
 }
 
-/// The queue management algorithms a port can run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AqmKind {
-    /// Drop tail only.
-    DropTail,
-    /// RED.
-    Red,
-    /// Adaptive RED.
-    Ared,
-    /// BetaRED.
-    BetaRed,
-    /// Adaptive BetaRED.
-    ABetaRed,
-    /// Dynamic BetaRED.
-    DBetaRed,
-    /// CoDel.
-    CoDel,
-    /// PIE.
-    Pie,
-}
-
-/// Every [`AqmKind`] with its name as written in scenarios.
-pub const AQMS: &[(AqmKind, &str)] = &[
-    (AqmKind::DropTail, "droptail"),
-    (AqmKind::Red, "red"),
-    (AqmKind::Ared, "ared"),
-    (AqmKind::BetaRed, "betared"),
-    (AqmKind::ABetaRed, "abetared"),
-    (AqmKind::DBetaRed, "dbetared"),
-    (AqmKind::CoDel, "codel"),
-    (AqmKind::Pie, "pie"),
-];
-
-/// Names of [`AqmKind`] as written in scenarios.
-pub const AQM_NAMES: &[&str] = &[
-    "droptail", "red", "ared", "betared", "abetared", "dbetared", "codel", "pie",
-];
-
-impl AqmKind {
-    /// Name as written in scenarios.
-    pub fn name(self) -> &'static str {
-        AQMS.iter()
-            .find(|(k, _)| *k == self)
-            .map(|(_, n)| *n)
-            .expect("every kind is listed")
-    }
-
-    /// The kind called `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        AQMS.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)
-    }
-}
-
 /// The bottleneck port's buffer and AQM.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueueSpec {
-    /// Algorithm in force.
-    pub aqm: AqmKind,
+    /// Algorithm in force: a name of [`aqm::registry::names`].
+    pub aqm: &'static str,
     /// Buffer size B, packets.
     pub limit_pkts: u32,
     /// Buffer size in bytes; 0 counts packets only.
     pub limit_bytes: u64,
     /// Mark ECN-capable packets instead of dropping them on early (unforced) signals.
     pub ecn: bool,
-    /// RED's parameters (used when `aqm = "red"`).
-    pub red: RedParams,
-    /// Adaptive RED's parameters.
-    pub ared: AredParams,
-    /// BetaRED's parameters.
-    pub betared: BetaRedParams,
-    /// ABetaRED's parameters.
-    pub abetared: ABetaRedParams,
-    /// DBetaRED's parameters.
-    pub dbetared: DBetaRedParams,
-    /// CoDel's parameters.
-    pub codel: CoDelParams,
-    /// PIE's parameters.
-    pub pie: PieParams,
+    /// Every AQM's parameters, resolved and validated: its `[queue.<aqm>]` table with every
+    /// key, in the registry's order (drop tail has none and no table).
+    pub params: Vec<(&'static str, Table)>,
+}
+
+impl QueueSpec {
+    /// The resolved parameter table of the AQM called `name` (empty when it has none).
+    pub fn params_of(&self, name: &str) -> Option<&Table> {
+        self.params.iter().find(|(n, _)| *n == name).map(|(_, t)| t)
+    }
 }
 
 /// Traffic: long-lived bulk TCP flows started and stopped by a schedule.

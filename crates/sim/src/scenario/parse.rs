@@ -14,9 +14,6 @@ use crate::tcp::config::{
 };
 use crate::time::{MAX_TIME_MS, MAX_TIME_S};
 use crate::traffic;
-use aqm::{
-    ABetaRedParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams, PieParams, RedParams,
-};
 use toml::{Table, Value};
 
 const U32_MAX: i64 = u32::MAX as i64;
@@ -180,35 +177,25 @@ pub fn queue_spec(table: &Table) -> Result<QueueSpec, ScenarioError> {
 }
 
 fn queue(mut s: Section) -> Result<QueueSpec, ScenarioError> {
-    let aqm = AqmKind::from_name(s.choice("aqm", AQM_NAMES, Some("droptail"))?)
-        .expect("choices are the listed names");
+    let aqm = s.choice("aqm", aqm::registry::names(), Some("droptail"))?;
     let limit_pkts = s.int("limit_pkts", Some(1000), 1, U32_MAX)? as u32;
     let limit_bytes = s.int("limit_bytes", Some(0), 0, i64::MAX)? as u64;
     let ecn = s.bool("ecn", false)?;
+    let mut reader = aqm_params::ReadAll {
+        section: &mut s,
+        tables: Vec::new(),
+        error: None,
+    };
+    aqm::registry::for_each(&mut reader);
+    if let Some(e) = reader.error {
+        return Err(e);
+    }
     let spec = QueueSpec {
         aqm,
         limit_pkts,
         limit_bytes,
         ecn,
-        red: aqm_params::read(&s.path_of("red"), s.value("red"), RedParams::validate)?,
-        ared: aqm_params::read(&s.path_of("ared"), s.value("ared"), AredParams::validate)?,
-        betared: aqm_params::read(
-            &s.path_of("betared"),
-            s.value("betared"),
-            BetaRedParams::validate,
-        )?,
-        abetared: aqm_params::read(
-            &s.path_of("abetared"),
-            s.value("abetared"),
-            ABetaRedParams::validate,
-        )?,
-        dbetared: aqm_params::read(
-            &s.path_of("dbetared"),
-            s.value("dbetared"),
-            DBetaRedParams::validate,
-        )?,
-        codel: aqm_params::read(&s.path_of("codel"), s.value("codel"), CoDelParams::validate)?,
-        pie: aqm_params::read(&s.path_of("pie"), s.value("pie"), PieParams::validate)?,
+        params: reader.tables,
     };
     s.finish()?;
     Ok(spec)
