@@ -9,7 +9,7 @@ AQMLAB := $(PYTHON) -m aqmlab.cli
 export PATH := $(dir $(CARGO)):$(PATH)
 export PYO3_PYTHON := $(abspath $(PYTHON))
 
-.PHONY: build run test lint bench bench-reproduce
+.PHONY: build run test fuzz lint bench bench-reproduce
 
 # The virtual environment with the Python build and test tools.
 $(VENV)/.installed: pyproject.toml
@@ -29,6 +29,11 @@ run: build
 test: build
 	$(CARGO) test --release --workspace --exclude aqmlab-py
 	$(PYTHON) -m pytest -q
+
+# The scenario-format property tests with 10 000 generated scenarios each (a few minutes;
+# `make test` runs 160).
+fuzz:
+	PROPTEST_CASES=10000 $(CARGO) test --release -p aqmlab-sim --test fuzz_scenarios
 
 lint: $(VENV)/.installed
 	$(CARGO) fmt --all --check

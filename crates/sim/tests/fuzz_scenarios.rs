@@ -1,0 +1,305 @@
+//! Property-based tests of the scenario format: small valid scenarios of every kind (each AQM,
+//! both TCP presets and ns-2's agents, every schedule, ECN on and off, random delays and
+//! buffers) run with every invariant kept and repeat byte for byte; invalid ones (wrong types,
+//! out-of-range values, unknown keys and names, zero-rate links) give one line that names the
+//! key. `make test` runs a few hundred cases; `make fuzz` sets PROPTEST_CASES to 10 000.
+
+mod common;
+
+use common::check_invariants;
+use proptest::prelude::*;
+use proptest::test_runner::Config;
+use std::convert::Infallible;
+
+/// A small scenario, rendered to the scenario format by [`Small::text`].
+#[derive(Clone, Debug)]
+struct Small {
+    duration_s: f64,
+    seed: u64,
+    rate_mbps: f64,
+    bottleneck_delay_ms: f64,
+    access_rate_mbps: f64,
+    sender_delay: (f64, f64),
+    receiver_delay_ms: f64,
+    router_buffer_pkts: u32,
+    host_buffer_pkts: u32,
+    aqm: &'static str,
+    limit_pkts: u32,
+    ecn: bool,
+    tcp: &'static str,
+    schedule: String,
+    start_jitter_s: f64,
+    window: String,
+}
+
+/// TCP settings: the presets and the ns-2 agents.
+const TCP: &[&str] = &[
+    "preset = \"ns3\"",
+    "preset = \"ns3\"\nrecovery = \"newreno\"",
+    "preset = \"ns2\"",
+    "preset = \"ns2\"\nrecovery = \"newreno\"",
+    "preset = \"ns2\"\nsack = true\nrecovery = \"sack1\"",
+];
+
+impl Small {
+    fn text(&self) -> String {
+        let l = f64::from(self.limit_pkts);
+        let (lo, span) = self.sender_delay;
+        format!(
+            r#"
+duration_s = {duration}
+seed = {seed}
+[topology]
+bottleneck_rate_mbps = {rate}
+bottleneck_delay_ms = {bdelay}
+access_rate_mbps = {arate}
+sender_delay_ms = {{ uniform = [{lo}, {hi}] }}
+receiver_delay_ms = {rdelay}
+router_buffer_pkts = {rbuf}
+host_buffer_pkts = {hbuf}
+[queue]
+aqm = "{aqm}"
+limit_pkts = {limit}
+ecn = {ecn}
+[queue.red]
+q_min_pkts = {qmin}
+q_max_pkts = {qmax}
+[queue.ared]
+q_min_pkts = {qmin}
+q_max_pkts = {qmax}
+[queue.betared]
+q_min_pkts = {qmin}
+q_max_pkts = {qmax}
+q_target_pkts = {qtarget}
+[queue.abetared]
+t_target_ms = {ttarget}
+[queue.dbetared]
+t_target_ms = {ttarget}
+[tcp]
+{tcp}
+ecn = {ecn}
+[traffic]
+start_jitter_s = {jitter}
+[traffic.schedule]
+{schedule}
+[measure]
+window = {window}
+"#,
+            duration = self.duration_s,
+            seed = self.seed,
+            rate = self.rate_mbps,
+            bdelay = self.bottleneck_delay_ms,
+            arate = self.access_rate_mbps,
+            hi = lo + span,
+            rdelay = self.receiver_delay_ms,
+            rbuf = self.router_buffer_pkts,
+            hbuf = self.host_buffer_pkts,
+            aqm = self.aqm,
+            limit = self.limit_pkts,
+            ecn = self.ecn,
+            qmin = (0.1 * l).floor().max(1.0),
+            qmax = (0.6 * l).floor(),
+            qtarget = ((0.1 * l).floor().max(1.0) + (0.6 * l).floor()) / 2.0,
+            // ABetaRED's and DBetaRED's target delay, at 35 % of the buffer in 1000-byte
+            // packets (their q_target = C·T_target must lie inside the buffer).
+            ttarget = 0.35 * l * 8000.0 / (self.rate_mbps * 1e6) * 1e3,
+            tcp = self.tcp,
+            jitter = self.start_jitter_s,
+            schedule = self.schedule,
+            window = self.window,
+        )
+    }
+
+    /// Size of a full data packet at IP, bytes.
+    fn packet_bytes(&self) -> f64 {
+        if self.tcp.contains("ns2") {
+            1040.0
+        } else {
+            1000.0
+        }
+    }
+}
+
+/// One of the four schedule kinds, with times inside a run of `duration_s`.
+fn schedule(duration_s: f64) -> impl Strategy<Value = String> {
+    let d = duration_s;
+    prop_oneof![
+        (1u32..12).prop_map(|n| format!("kind = \"constant\"\nflows = {n}")),
+        (0u32..4, 1u32..4, 1u32..6).prop_map(move |(base, mid, max)| format!(
+            "kind = \"betared_steps\"\nn_base = {base}\nn_mid = {}\nn_max = {}\nphase_s = {}",
+            base + mid,
+            base + mid + max,
+            d / 5.0
+        )),
+        (1u32..8, 0.1f64..0.5, 0u32..8).prop_map(move |(a, frac, r)| format!(
+            "kind = \"events\"\nevents = [{{ t_s = 0.0, add = {a} }}, {{ t_s = {}, add = 3, remove = {} }}]",
+            frac * d,
+            r.min(a)
+        )),
+        (1u32..10, 0.0f64..0.3, any::<bool>()).prop_map(move |(n, a, stop)| {
+            let stops = if stop {
+                format!("\nstop_window_s = [{}, {}]", 0.5 * d, 0.9 * d)
+            } else {
+                String::new()
+            };
+            format!(
+                "kind = \"random\"\nflows = {n}\nstart_window_s = [{}, {}]{stops}",
+                a * d,
+                0.4 * d
+            )
+        }),
+    ]
+}
+
+fn small() -> impl Strategy<Value = Small> {
+    let aqms = aqm::registry::names().to_vec();
+    (
+        (
+            0.5f64..3.0,
+            0u64..1000,
+            0.5f64..30.0,
+            0.1f64..30.0,
+            5.0f64..1000.0,
+        ),
+        (
+            (0.0f64..20.0, 0.0f64..20.0),
+            0.0f64..20.0,
+            5u32..2000,
+            5u32..2000,
+        ),
+        (proptest::sample::select(aqms), 10u32..400, any::<bool>()),
+        (proptest::sample::select(TCP), 0.0f64..0.5, 0usize..3),
+    )
+        .prop_flat_map(|(a, b, c, d)| {
+            let duration_s = a.0;
+            (Just((a, b, c, d)), schedule(duration_s))
+        })
+        .prop_map(|((a, b, c, d), schedule)| {
+            let window = ["\"all\"", "\"second_half\"", "[0.1, 0.4]"][d.2];
+            Small {
+                duration_s: a.0,
+                seed: a.1,
+                rate_mbps: a.2,
+                bottleneck_delay_ms: a.3,
+                access_rate_mbps: a.4,
+                sender_delay: b.0,
+                receiver_delay_ms: b.1,
+                router_buffer_pkts: b.2,
+                host_buffer_pkts: b.3,
+                aqm: c.0,
+                limit_pkts: c.1,
+                ecn: c.2,
+                tcp: d.0,
+                schedule,
+                start_jitter_s: d.1,
+                window: window.to_string(),
+            }
+        })
+}
+
+fn run(text: &str) -> sim::result::RunResult {
+    sim::run_scenario(text, &[], None, |_| Ok::<(), Infallible>(()))
+        .unwrap_or_else(|e| panic!("a valid scenario failed: {e:?}\n{text}"))
+}
+
+/// A mutation that makes a valid scenario invalid, as an override, and the key path the
+/// error must name.
+fn mutation() -> impl Strategy<Value = ((String, String), String)> {
+    let numeric = proptest::sample::select(vec![
+        "duration_s",
+        "topology.bottleneck_rate_mbps",
+        "topology.bottleneck_delay_ms",
+        "topology.access_rate_mbps",
+        "topology.router_buffer_pkts",
+        "queue.limit_pkts",
+        "queue.red.p_max",
+        "queue.red.w",
+        "queue.pie.target_ms",
+        "queue.codel.interval_ms",
+        "tcp.min_rto_s",
+        "tcp.initial_cwnd_pkts",
+        "traffic.start_jitter_s",
+        "measure.sample_interval_ms",
+    ]);
+    let bad_number = prop_oneof![
+        Just("-1".to_string()),
+        Just("-0.5".to_string()),
+        Just("1e400".to_string()),
+        Just("\"ten\"".to_string()),
+        Just("true".to_string()),
+        Just("[1, 2]".to_string()),
+    ];
+    let section = proptest::sample::select(vec![
+        "",
+        "topology.",
+        "queue.",
+        "queue.red.",
+        "queue.pie.",
+        "tcp.",
+        "traffic.",
+        "measure.",
+    ]);
+    prop_oneof![
+        (numeric, bad_number).prop_map(|(k, v)| ((k.to_string(), v), k.to_string())),
+        (section, "[a-z]{3,8}_x").prop_map(|(s, k)| {
+            let key = format!("{s}{k}");
+            ((key.clone(), "1".to_string()), key)
+        }),
+        "[a-z]{2,9}".prop_map(|name| (
+            ("queue.aqm".to_string(), format!("\"{name}_x\"")),
+            "queue.aqm".to_string()
+        )),
+        "[a-z]{2,9}".prop_map(|name| (
+            ("tcp.recovery".to_string(), format!("\"{name}_x\"")),
+            "tcp.recovery".to_string()
+        )),
+        Just((
+            ("topology.bottleneck_rate_mbps".to_string(), "0".to_string()),
+            "topology.bottleneck_rate_mbps".to_string()
+        )),
+        Just((
+            ("queue.limit_pkts".to_string(), "0".to_string()),
+            "queue.limit_pkts".to_string()
+        )),
+    ]
+}
+
+fn config() -> Config {
+    // PROPTEST_CASES (make fuzz) overrides the default of the test suite.
+    Config::with_cases(std::env::var("PROPTEST_CASES").map_or(160, |v| {
+        v.parse().expect("PROPTEST_CASES is a number of cases")
+    }))
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn valid_scenarios_run_keep_every_invariant_and_repeat(s in small()) {
+        let text = s.text();
+        let r = run(&text);
+        check_invariants(&r, f64::from(s.limit_pkts), s.rate_mbps * 1e6, s.packet_bytes());
+        let again = run(&text);
+        prop_assert_eq!(format!("{:?}", r.summary), format!("{:?}", again.summary));
+        prop_assert_eq!(format!("{:?}", r.timeseries), format!("{:?}", again.timeseries));
+        prop_assert_eq!(format!("{:?}", r.flows), format!("{:?}", again.flows));
+        // The resolved text reads back to the same scenario.
+        prop_assert_eq!(
+            sim::resolve_scenario(&r.scenario_toml, &[]).expect("resolved text is valid"),
+            r.scenario_toml.clone()
+        );
+    }
+
+    #[test]
+    fn invalid_scenarios_give_one_line_naming_the_key(
+        s in small(),
+        ((key, value), path) in mutation(),
+    ) {
+        let sets = [(key.clone(), value.clone())];
+        let e = sim::resolve_scenario(&s.text(), &sets)
+            .expect_err(&format!("{key} = {value} must be rejected"));
+        let line = e.to_string();
+        prop_assert!(!line.contains('\n'), "one line: {}", line);
+        prop_assert!(line.starts_with(&format!("{path}:")), "{} = {}: {}", key, value, line);
+    }
+}
