@@ -24,7 +24,7 @@ SUMMARY_KEYS = {
 }  # fmt: skip
 TIMESERIES_COLUMNS = {"t_s", "queue_pkts", "queue_bytes", "active_flows"}
 FLOW_COLUMNS = {
-    "flow", "start_s", "stop_s", "rtt_prop_ms", "delivered_bytes", "throughput_mbps",
+    "flow", "group", "start_s", "stop_s", "rtt_prop_ms", "delivered_bytes", "throughput_mbps",
     "delay_mean_ms", "jitter_ms", "retransmits", "timeouts", "fast_recoveries",
 }  # fmt: skip
 CWND_COLUMNS = {"t_s", "flow", "cwnd_pkts", "ssthresh_pkts"}

@@ -99,3 +99,17 @@ def test_toml_syntax_error_is_scenario_error():
 
 def test_scenario_error_is_value_error():
     assert issubclass(ScenarioError, ValueError)
+
+
+def test_flow_groups_file_resolves_and_keeps_its_groups():
+    """Chen 2011's Table 1 traffic (500 flows plus 100 random late starters) as two groups."""
+    from conftest import REPO_ROOT
+
+    path = REPO_ROOT / "experiments" / "chen2011" / "table1_new_flows.toml"
+    resolved = tomllib.loads(Scenario.load(path).resolved())
+    groups = resolved["traffic"]["groups"]
+    assert [g["name"] for g in groups] == ["long-lived", "new"]
+    assert groups[0]["schedule"] == {"kind": "constant", "flows": 500}
+    assert groups[1]["schedule"]["kind"] == "random"
+    assert groups[1]["schedule"]["start_window_s"] == [0.0, 100.0]
+    assert "schedule" not in resolved["traffic"]

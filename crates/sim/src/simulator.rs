@@ -9,7 +9,7 @@ use crate::metrics::port_stats::PortStats;
 use crate::metrics::series::Series;
 use crate::metrics::summary::{self, SummaryInputs};
 use crate::metrics::window::Window;
-use crate::net::dumbbell::{self, FlowEnds};
+use crate::net::dumbbell::{self, AccessDelays, FlowEnds};
 use crate::net::managed_port::ManagedQueue;
 use crate::net::network::{Network, Node, PortQueue};
 use crate::packet::{flags, Packet};
@@ -22,8 +22,9 @@ use crate::time::{ms_to_ns, ns_to_s, s_to_ns, tx_time_ns};
 use crate::traffic::{self, FlowPlan};
 use aqm::{Aqm, Rng};
 
-/// One flow: its endpoints, TCP state and pending timer events.
+/// One flow: its group, endpoints, TCP state and pending timer events.
 struct Flow {
+    group: u32,
     ends: FlowEnds,
     plan: FlowPlan,
     sender: Sender,
@@ -55,7 +56,8 @@ fn queue_timer(
 /// A simulation of one scenario.
 pub struct Simulation {
     scenario: Scenario,
-    tcp: TcpConfig,
+    /// Each group's TCP settings, by group index.
+    tcps: Vec<TcpConfig>,
     now_ns: u64,
     end_ns: u64,
     events: EventQueue,
@@ -110,17 +112,40 @@ impl Simulation {
             Rng::stream(seed, "aqm", 0),
             PortStats::new(window),
         );
-        let built = dumbbell::build(&scenario.topology, plans.len() as u32, seed, managed);
-        let tcp = scenario.tcp.clone();
+        let topo = &scenario.topology;
+        let groups = &scenario.traffic.groups;
+        let mut in_group = vec![0u32; groups.len()];
+        let access: Vec<AccessDelays> = plans
+            .iter()
+            .map(|&(g, _)| {
+                let group = &groups[g as usize];
+                let index_in_group = in_group[g as usize];
+                in_group[g as usize] += 1;
+                AccessDelays {
+                    sender_ms: group
+                        .sender_delay_ms
+                        .as_ref()
+                        .unwrap_or(&topo.sender_delay_ms),
+                    receiver_ms: group
+                        .receiver_delay_ms
+                        .as_ref()
+                        .unwrap_or(&topo.receiver_delay_ms),
+                    index_in_group,
+                }
+            })
+            .collect();
+        let built = dumbbell::build(topo, &access, seed, managed);
+        let tcps: Vec<TcpConfig> = groups.iter().map(|g| g.tcp.clone()).collect();
         let flows = built
             .flows
             .iter()
             .zip(&plans)
             .enumerate()
-            .map(|(i, (ends, plan))| Flow {
+            .map(|(i, (ends, &(group, plan)))| Flow {
+                group,
                 ends: *ends,
-                plan: *plan,
-                sender: Sender::new(i as u32, ends.receiver, &tcp),
+                plan,
+                sender: Sender::new(i as u32, ends.receiver, &tcps[group as usize]),
                 receiver: Receiver::new(i as u32, ends.sender),
                 rto_event_ns: None,
                 delack_event_ns: None,
@@ -139,7 +164,7 @@ impl Simulation {
         let mut sim = Simulation {
             end_ns: s_to_ns(scenario.duration_s),
             sample_step_ns: ms_to_ns(scenario.measure.sample_interval_ms).max(1),
-            tcp,
+            tcps,
             now_ns: 0,
             events,
             net: built.net,
@@ -216,7 +241,8 @@ impl Simulation {
                     return; // superseded by an earlier deadline
                 }
                 f.rto_event_ns = None;
-                f.sender.on_rto(self.now_ns, &self.tcp, &mut self.outbox);
+                let tcp = &self.tcps[f.group as usize];
+                f.sender.on_rto(self.now_ns, tcp, &mut self.outbox);
                 let host = f.ends.sender;
                 self.flush_outbox(host);
                 self.sync_rto_timer(flow);
@@ -227,8 +253,9 @@ impl Simulation {
                     return;
                 }
                 f.delack_event_ns = None;
+                let tcp = &self.tcps[f.group as usize];
                 f.receiver
-                    .on_delack_timer(self.now_ns, &self.tcp, &mut self.outbox);
+                    .on_delack_timer(self.now_ns, tcp, &mut self.outbox);
                 let host = f.ends.receiver;
                 self.flush_outbox(host);
                 self.sync_delack_timer(flow);
@@ -245,7 +272,8 @@ impl Simulation {
         }
         f.active = true;
         self.active_flows += 1;
-        f.sender.start(now, &self.tcp, &mut self.outbox);
+        f.sender
+            .start(now, &self.tcps[f.group as usize], &mut self.outbox);
         let host = f.ends.sender;
         self.flush_outbox(host);
         self.sync_rto_timer(flow);
@@ -267,21 +295,22 @@ impl Simulation {
     fn deliver(&mut self, pkt: Packet) {
         let now = self.now_ns;
         let f = &mut self.flows[pkt.flow as usize];
+        let tcp = &self.tcps[f.group as usize];
         if pkt.has(flags::ACK) {
-            f.sender.on_ack(&pkt, now, &self.tcp, &mut self.outbox);
+            f.sender.on_ack(&pkt, now, tcp, &mut self.outbox);
             let host = f.ends.sender;
             self.flush_outbox(host);
             self.sync_rto_timer(pkt.flow);
         } else if pkt.has(flags::SYN) {
-            f.receiver.on_syn(&pkt, &self.tcp, &mut self.outbox);
+            f.receiver.on_syn(&pkt, tcp, &mut self.outbox);
             let host = f.ends.receiver;
             self.flush_outbox(host);
         } else {
             let in_window = self.window.contains(now);
             f.stats.arrival(ns_to_s(now - pkt.sent_ns), in_window);
-            let newly = f.receiver.on_data(&pkt, now, &self.tcp, &mut self.outbox);
+            let newly = f.receiver.on_data(&pkt, now, tcp, &mut self.outbox);
             if in_window {
-                f.stats.delivered_bytes += u64::from(newly) * u64::from(self.tcp.payload_bytes());
+                f.stats.delivered_bytes += u64::from(newly) * u64::from(tcp.payload_bytes());
             }
             let host = f.ends.receiver;
             self.flush_outbox(host);
@@ -498,6 +527,7 @@ impl Simulation {
         Table {
             columns: vec![
                 ("flow".into(), Column::Ints((0..fl.len() as i64).collect())),
+                ("group".into(), ints(&|f| u64::from(f.group))),
                 ("start_s".into(), floats(&|_, f| ns_to_s(f.plan.start_ns))),
                 (
                     "stop_s".into(),

@@ -1,10 +1,11 @@
 //! Traffic schedules turned into one start (and optional stop) time per flow.
 //!
-//! Every "add" creates new flows; every "remove" stops the most recently started flows that
-//! are still active. Flows started by a schedule step wait a uniform random offset in
-//! [0, start_jitter_s] (stream "start"/flow), so they do not start in lockstep.
+//! Each group's schedule is planned on its own; flow ids count through the groups in order.
+//! Every "add" creates new flows; every "remove" stops the group's most recently started flows
+//! that are still active. Flows started by a schedule step wait a uniform random offset in
+//! [0, start_jitter_s] (stream "start"/flow id), so they do not start in lockstep.
 
-use crate::scenario::{FlowChange, ScenarioError, Schedule, Traffic};
+use crate::scenario::{FlowChange, FlowGroup, ScenarioError, Schedule, Traffic};
 use crate::time::s_to_ns;
 use aqm::Rng;
 
@@ -64,9 +65,9 @@ fn changes(schedule: &Schedule, duration_s: f64) -> Vec<FlowChange> {
     }
 }
 
-/// How many flows `traffic` creates in a run of `duration_s` (as many as [`plan`] plans).
-pub fn flow_count(traffic: &Traffic, duration_s: f64) -> usize {
-    match &traffic.schedule {
+/// How many flows `group`'s schedule creates in a run of `duration_s`.
+fn group_flow_count(group: &FlowGroup, duration_s: f64) -> usize {
+    match &group.schedule {
         Schedule::Random { flows, .. } => *flows as usize,
         schedule => changes(schedule, duration_s)
             .iter()
@@ -75,33 +76,69 @@ pub fn flow_count(traffic: &Traffic, duration_s: f64) -> usize {
     }
 }
 
-/// One plan per flow, in order of flow id.
-pub fn plan(traffic: &Traffic, duration_s: f64, seed: u64) -> Result<Vec<FlowPlan>, ScenarioError> {
+/// How many flows `traffic` creates in a run of `duration_s` (as many as [`plan`] plans).
+pub fn flow_count(traffic: &Traffic, duration_s: f64) -> usize {
+    traffic
+        .groups
+        .iter()
+        .map(|g| group_flow_count(g, duration_s))
+        .sum()
+}
+
+/// One plan per flow, in order of flow id, each with the index of its group.
+pub fn plan(
+    traffic: &Traffic,
+    duration_s: f64,
+    seed: u64,
+) -> Result<Vec<(u32, FlowPlan)>, ScenarioError> {
+    let mut plans = Vec::new();
+    for (g, group) in traffic.groups.iter().enumerate() {
+        let path = if traffic.single {
+            "traffic.schedule".to_string()
+        } else {
+            format!("traffic.groups[{g}].schedule")
+        };
+        let first = plans.len() as u64;
+        for p in plan_group(group, duration_s, seed, first, &path)? {
+            plans.push((g as u32, p));
+        }
+    }
+    Ok(plans)
+}
+
+/// The plans of one group whose first flow has id `first`; errors name `path`.
+fn plan_group(
+    group: &FlowGroup,
+    duration_s: f64,
+    seed: u64,
+    first: u64,
+    path: &str,
+) -> Result<Vec<FlowPlan>, ScenarioError> {
     if let Schedule::Random {
         flows,
         start_window_s,
         stop_window_s,
-    } = &traffic.schedule
+    } = &group.schedule
     {
-        return Ok((0..*flows)
+        return Ok((0..u64::from(*flows))
             .map(|f| FlowPlan {
                 start_ns: s_to_ns(
-                    Rng::stream(seed, "random-start", f.into())
+                    Rng::stream(seed, "random-start", first + f)
                         .uniform_in(start_window_s[0], start_window_s[1]),
                 ),
                 stop_ns: stop_window_s.map(|w| {
-                    s_to_ns(Rng::stream(seed, "random-stop", f.into()).uniform_in(w[0], w[1]))
+                    s_to_ns(Rng::stream(seed, "random-stop", first + f).uniform_in(w[0], w[1]))
                 }),
             })
             .collect());
     }
-    let changes = changes(&traffic.schedule, duration_s);
+    let changes = changes(&group.schedule, duration_s);
     let mut plans: Vec<FlowPlan> = Vec::new();
     let mut active: Vec<usize> = Vec::new();
     for (i, c) in changes.iter().enumerate() {
         for _ in 0..c.add {
-            let flow = plans.len() as u64;
-            let offset = Rng::stream(seed, "start", flow).uniform_in(0.0, traffic.start_jitter_s);
+            let flow = first + plans.len() as u64;
+            let offset = Rng::stream(seed, "start", flow).uniform_in(0.0, group.start_jitter_s);
             active.push(plans.len());
             plans.push(FlowPlan {
                 start_ns: s_to_ns(c.t_s + offset),
@@ -111,7 +148,7 @@ pub fn plan(traffic: &Traffic, duration_s: f64, seed: u64) -> Result<Vec<FlowPla
         for _ in 0..c.remove {
             let flow = active.pop().ok_or_else(|| {
                 ScenarioError::new(
-                    format!("traffic.schedule.events[{i}].remove"),
+                    format!("{path}.events[{i}].remove"),
                     "removes more flows than are active",
                 )
             })?;
@@ -125,11 +162,27 @@ pub fn plan(traffic: &Traffic, duration_s: f64, seed: u64) -> Result<Vec<FlowPla
 mod tests {
     use super::*;
 
-    fn traffic(schedule: Schedule, jitter: f64) -> Traffic {
-        Traffic {
+    fn group(name: &str, schedule: Schedule, jitter: f64) -> FlowGroup {
+        FlowGroup {
+            name: name.into(),
             schedule,
             start_jitter_s: jitter,
+            sender_delay_ms: None,
+            receiver_delay_ms: None,
+            tcp_overrides: Default::default(),
+            tcp: crate::tcp::config::TcpConfig::ns3(),
         }
+    }
+
+    fn traffic(schedule: Schedule, jitter: f64) -> Traffic {
+        Traffic {
+            groups: vec![group("all", schedule, jitter)],
+            single: true,
+        }
+    }
+
+    fn starts(plans: &[(u32, FlowPlan)]) -> Vec<FlowPlan> {
+        plans.iter().map(|(_, p)| *p).collect()
     }
 
     #[test]
@@ -143,7 +196,7 @@ mod tests {
             },
             0.0,
         );
-        let p = plan(&t, 250.0, 1).unwrap();
+        let p = starts(&plan(&t, 250.0, 1).unwrap());
         assert_eq!(p.len(), 800);
         assert_eq!(flow_count(&t, 250.0), 800);
         assert_eq!(flow_count(&t, 10.0), plan(&t, 10.0, 1).unwrap().len());
@@ -162,9 +215,9 @@ mod tests {
     #[test]
     fn jitter_is_bounded_and_per_flow() {
         let t = traffic(Schedule::Constant { flows: 50 }, 0.5);
-        let a = plan(&t, 10.0, 3).unwrap();
+        let a = starts(&plan(&t, 10.0, 3).unwrap());
         assert!(a.iter().all(|f| f.start_ns <= s_to_ns(0.5)));
-        let more = plan(&traffic(Schedule::Constant { flows: 60 }, 0.5), 10.0, 3).unwrap();
+        let more = starts(&plan(&traffic(Schedule::Constant { flows: 60 }, 0.5), 10.0, 3).unwrap());
         assert_eq!(
             a[..],
             more[..50],
@@ -185,6 +238,52 @@ mod tests {
         assert_eq!(
             plan(&t, 5.0, 1).unwrap_err().path,
             "traffic.schedule.events[0].remove"
+        );
+    }
+
+    #[test]
+    fn groups_count_flow_ids_through_and_keep_their_errors() {
+        let t = Traffic {
+            groups: vec![
+                group("long", Schedule::Constant { flows: 3 }, 0.0),
+                group(
+                    "late",
+                    Schedule::Events(vec![
+                        FlowChange {
+                            t_s: 2.0,
+                            add: 2,
+                            remove: 0,
+                        },
+                        FlowChange {
+                            t_s: 4.0,
+                            add: 0,
+                            remove: 1,
+                        },
+                    ]),
+                    0.5,
+                ),
+            ],
+            single: false,
+        };
+        let p = plan(&t, 10.0, 1).unwrap();
+        assert_eq!(
+            p.iter().map(|(g, _)| *g).collect::<Vec<_>>(),
+            [0, 0, 0, 1, 1]
+        );
+        assert_eq!(flow_count(&t, 10.0), 5);
+        // The second group's first flow draws its jitter from stream start/3.
+        let jitter = Rng::stream(1, "start", 3).uniform_in(0.0, 0.5);
+        assert_eq!(p[3].1.start_ns, s_to_ns(2.0 + jitter));
+        assert_eq!(p[4].1.stop_ns, Some(s_to_ns(4.0)));
+        let mut bad = t.clone();
+        bad.groups[1].schedule = Schedule::Events(vec![FlowChange {
+            t_s: 1.0,
+            add: 0,
+            remove: 1,
+        }]);
+        assert_eq!(
+            plan(&bad, 10.0, 1).unwrap_err().path,
+            "traffic.groups[1].schedule.events[0].remove"
         );
     }
 }

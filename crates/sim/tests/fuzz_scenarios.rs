@@ -1,6 +1,6 @@
 //! Property-based tests of the scenario format: small valid scenarios of every kind (each AQM,
-//! both TCP presets and ns-2's agents, every schedule, ECN on and off, random delays and
-//! buffers) run with every invariant kept and repeat byte for byte; invalid ones (wrong types,
+//! both TCP presets and ns-2's agents, every schedule, one schedule or flow groups, ECN on and
+//! off, random delays and buffers) run with every invariant kept and repeat byte for byte; invalid ones (wrong types,
 //! out-of-range values, unknown keys and names, zero-rate links) give one line that names the
 //! key. `make test` runs a few hundred cases; `make fuzz` sets PROPTEST_CASES to 10 000.
 
@@ -28,6 +28,9 @@ struct Small {
     ecn: bool,
     tcp: &'static str,
     schedule: String,
+    /// Written as two `[[traffic.groups]]` (the schedule's, and two flows of a second group
+    /// with their own delays and window) rather than one `[traffic.schedule]`.
+    groups: bool,
     start_jitter_s: f64,
     window: String,
 }
@@ -80,8 +83,7 @@ t_target_ms = {ttarget}
 ecn = {ecn}
 [traffic]
 start_jitter_s = {jitter}
-[traffic.schedule]
-{schedule}
+{traffic}
 [measure]
 window = {window}
 "#,
@@ -105,9 +107,23 @@ window = {window}
             ttarget = 0.35 * l * 8000.0 / (self.rate_mbps * 1e6) * 1e3,
             tcp = self.tcp,
             jitter = self.start_jitter_s,
-            schedule = self.schedule,
+            traffic = self.traffic(),
             window = self.window,
         )
+    }
+
+    fn traffic(&self) -> String {
+        if self.groups {
+            format!(
+                "[[traffic.groups]]\n[traffic.groups.schedule]\n{}\n\n[[traffic.groups]]\n\
+                 name = \"extra\"\nsender_delay_ms = {{ list = [1.0, 30.0] }}\n\
+                 [traffic.groups.schedule]\nkind = \"constant\"\nflows = 2\n\
+                 [traffic.groups.tcp]\nrwnd_pkts = 8",
+                self.schedule
+            )
+        } else {
+            format!("[traffic.schedule]\n{}", self.schedule)
+        }
     }
 
     /// Size of a full data packet at IP, bytes.
@@ -168,7 +184,12 @@ fn small() -> impl Strategy<Value = Small> {
             5u32..2000,
         ),
         (proptest::sample::select(aqms), 10u32..400, any::<bool>()),
-        (proptest::sample::select(TCP), 0.0f64..0.5, 0usize..3),
+        (
+            proptest::sample::select(TCP),
+            0.0f64..0.5,
+            0usize..3,
+            any::<bool>(),
+        ),
     )
         .prop_flat_map(|(a, b, c, d)| {
             let duration_s = a.0;
@@ -191,6 +212,7 @@ fn small() -> impl Strategy<Value = Small> {
                 ecn: c.2,
                 tcp: d.0,
                 schedule,
+                groups: d.3,
                 start_jitter_s: d.1,
                 window: window.to_string(),
             }

@@ -31,14 +31,15 @@ pub struct DumbbellNet {
 }
 
 impl DelaySpec {
-    /// The delay of flow `flow`, ms (uniform draws come from the stream `label`/`flow`).
-    pub fn for_flow(&self, flow: u32, seed: u64, label: &str) -> f64 {
+    /// The delay of flow `flow`, the `index`-th of its group, ms: uniform draws come from the
+    /// stream `label`/`flow`, a list gives its item `index` mod its length.
+    pub fn for_flow(&self, flow: u32, index: u32, seed: u64, label: &str) -> f64 {
         match self {
             DelaySpec::Constant(x) => *x,
             DelaySpec::Uniform(lo, hi) => {
                 Rng::stream(seed, label, flow.into()).uniform_in(*lo, *hi)
             }
-            DelaySpec::List(items) => items[flow as usize % items.len()],
+            DelaySpec::List(items) => items[index as usize % items.len()],
         }
     }
 }
@@ -47,8 +48,24 @@ fn mbps_to_bps(mbps: f64) -> u64 {
     (mbps * 1e6).round() as u64
 }
 
-/// Build a dumbbell for `n_flows` flows with `bottleneck` as the R1 → R2 queue.
-pub fn build(spec: &Dumbbell, n_flows: u32, seed: u64, bottleneck: ManagedQueue) -> DumbbellNet {
+/// The access delays of one flow's sender and receiver links.
+pub struct AccessDelays<'a> {
+    /// Sender link.
+    pub sender_ms: &'a DelaySpec,
+    /// Receiver link.
+    pub receiver_ms: &'a DelaySpec,
+    /// The flow's place in its group (what a list of delays is indexed by).
+    pub index_in_group: u32,
+}
+
+/// Build a dumbbell for one flow per entry of `access` (flow ids in order) with
+/// `bottleneck` as the R1 → R2 queue.
+pub fn build(
+    spec: &Dumbbell,
+    access: &[AccessDelays],
+    seed: u64,
+    bottleneck: ManagedQueue,
+) -> DumbbellNet {
     let mut net = Network::default();
     let r1 = net.add_router();
     let r2 = net.add_router();
@@ -63,15 +80,13 @@ pub fn build(spec: &Dumbbell, n_flows: u32, seed: u64, bottleneck: ManagedQueue)
         fifo(spec.router_buffer_pkts),
     );
     let access_bps = mbps_to_bps(spec.access_rate_mbps);
-    let mut flows = Vec::with_capacity(n_flows as usize);
-    for flow in 0..n_flows {
+    let mut flows = Vec::with_capacity(access.len());
+    for (flow, delays) in (0u32..).zip(access) {
         let sender = net.add_host();
         let receiver = net.add_host();
-        let sender_ns = ms_to_ns(spec.sender_delay_ms.for_flow(flow, seed, "sender-delay"));
-        let receiver_ns = ms_to_ns(
-            spec.receiver_delay_ms
-                .for_flow(flow, seed, "receiver-delay"),
-        );
+        let i = delays.index_in_group;
+        let sender_ns = ms_to_ns(delays.sender_ms.for_flow(flow, i, seed, "sender-delay"));
+        let receiver_ns = ms_to_ns(delays.receiver_ms.for_flow(flow, i, seed, "receiver-delay"));
         net.add_link(
             sender,
             r1,

@@ -84,6 +84,39 @@ fn tcp(c: &TcpConfig) -> Value {
     ])
 }
 
+/// `[traffic]`: the file's one schedule, or every group with what it sets.
+fn traffic(t: &Traffic) -> Value {
+    if t.single {
+        let g = &t.groups[0];
+        return table(vec![
+            ("start_jitter_s", f(g.start_jitter_s)),
+            ("schedule", schedule(&g.schedule)),
+        ]);
+    }
+    let groups = t
+        .groups
+        .iter()
+        .map(|g| {
+            let mut pairs = vec![
+                ("name", s(&g.name)),
+                ("start_jitter_s", f(g.start_jitter_s)),
+                ("schedule", schedule(&g.schedule)),
+            ];
+            if let Some(d) = &g.sender_delay_ms {
+                pairs.push(("sender_delay_ms", delay(d)));
+            }
+            if let Some(d) = &g.receiver_delay_ms {
+                pairs.push(("receiver_delay_ms", delay(d)));
+            }
+            if !g.tcp_overrides.is_empty() {
+                pairs.push(("tcp", Value::Table(g.tcp_overrides.clone())));
+            }
+            table(pairs)
+        })
+        .collect();
+    table(vec![("groups", Value::Array(groups))])
+}
+
 fn schedule(sch: &Schedule) -> Value {
     match sch {
         Schedule::Constant { flows } => table(vec![("kind", s("constant")), ("flows", i(*flows))]),
@@ -189,13 +222,7 @@ pub fn to_toml(sc: &Scenario) -> String {
             ),
         ),
         ("tcp", tcp(&sc.tcp)),
-        (
-            "traffic",
-            table(vec![
-                ("start_jitter_s", f(sc.traffic.start_jitter_s)),
-                ("schedule", schedule(&sc.traffic.schedule)),
-            ]),
-        ),
+        ("traffic", traffic(&sc.traffic)),
         ("measure", table(measure)),
     ]);
     match root {

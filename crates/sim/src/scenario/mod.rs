@@ -7,6 +7,7 @@ pub mod measure;
 pub mod model;
 pub mod overrides;
 pub mod parse;
+pub mod parse_traffic;
 pub mod reader;
 pub mod window;
 

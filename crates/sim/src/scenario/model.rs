@@ -79,13 +79,33 @@ impl QueueSpec {
     }
 }
 
-/// Traffic: long-lived bulk TCP flows started and stopped by a schedule.
+/// Traffic: groups of long-lived bulk TCP flows, each started and stopped by its schedule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Traffic {
-    /// When flows are added and removed.
+    /// The groups, in order; flow ids count through them (group 0's flows first).
+    pub groups: Vec<FlowGroup>,
+    /// The file gave one `[traffic.schedule]` rather than `[[traffic.groups]]` (and the
+    /// canonical text keeps that form).
+    pub single: bool,
+}
+
+/// Flows that share a schedule, access delays and TCP settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowGroup {
+    /// Name, unique in the scenario.
+    pub name: String,
+    /// When the group's flows are added and removed.
     pub schedule: Schedule,
     /// Each started flow waits a uniform random time in [0, this] first, seconds.
     pub start_jitter_s: f64,
+    /// The group's sender access delays (None: the topology's).
+    pub sender_delay_ms: Option<DelaySpec>,
+    /// The group's receiver access delays (None: the topology's).
+    pub receiver_delay_ms: Option<DelaySpec>,
+    /// The keys the group sets on top of `[tcp]`, as written.
+    pub tcp_overrides: Table,
+    /// The group's TCP: `[tcp]` with those keys replaced.
+    pub tcp: TcpConfig,
 }
 
 /// How the number of active flows evolves.

@@ -7,7 +7,8 @@ use super::error::ScenarioError;
 use super::measure;
 use super::model::*;
 use super::overrides::Overridden;
-use super::reader::{array_of_tables, as_f64, num, type_name, Range, Section};
+use super::parse_traffic;
+use super::reader::{as_f64, num, type_name, Range, Section};
 use crate::tcp::config::{
     CcKind, EcnResponse, RecoveryExit, RecoveryKind, RttEstimatorKind, TcpConfig, WindowGrowth,
     WindowReduction, PRESETS,
@@ -19,7 +20,8 @@ use toml::{Table, Value};
 const U32_MAX: i64 = u32::MAX as i64;
 
 /// The most flows a run may create.
-const MAX_FLOWS: i64 = 1_000_000;
+/// Most flows of a run, all groups together.
+pub(super) const MAX_FLOWS: i64 = 1_000_000;
 
 /// The shortest run, seconds (1 µs).
 const MIN_DURATION_S: f64 = 1e-6;
@@ -45,7 +47,8 @@ pub fn scenario(table: &Table, overridden: &Overridden) -> Result<Scenario, Scen
     let tcp = tcp(root.section("tcp")?)?;
     let topology = dumbbell(root.section("topology")?, &tcp)?;
     let queue = queue(root.section("queue")?)?;
-    let traffic = traffic(root.section("traffic")?, duration_s)?;
+    let tcp_table = table.get("tcp").and_then(Value::as_table);
+    let traffic = parse_traffic::traffic(root.section("traffic")?, duration_s, tcp_table)?;
     let n_flows = traffic::flow_count(&traffic, duration_s);
     let measure = measure::read(root.section("measure")?, duration_s, n_flows, overridden)?;
     root.finish()?;
@@ -133,7 +136,7 @@ fn rate(
 }
 
 /// A delay: a number, `{ uniform = [lo, hi] }` or `{ list = [...] }`; 1 ms when absent.
-fn delay_spec(s: &mut Section, key: &'static str) -> Result<DelaySpec, ScenarioError> {
+pub(super) fn delay_spec(s: &mut Section, key: &'static str) -> Result<DelaySpec, ScenarioError> {
     const ALLOWED: &str = "must be a number of ms in [0, 1000000000000], { uniform = [lo, hi] } \
                            or { list = [..] }";
     const RANGE: Range = Range::Closed(0.0, MAX_TIME_MS);
@@ -201,7 +204,7 @@ fn queue(mut s: Section) -> Result<QueueSpec, ScenarioError> {
     Ok(spec)
 }
 
-fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
+pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
     const TIMEOUT_S: Range = Range::Closed(MIN_TIMEOUT_S, MAX_TIME_S);
     let preset = s.choice("preset", PRESETS, Some("ns3"))?;
     let base = TcpConfig::preset(preset).expect("every listed preset exists");
@@ -344,88 +347,4 @@ pub fn cc_name(cc: CcKind) -> &'static str {
         CcKind::Reno => "reno",
         CcKind::Cubic => "cubic",
     }
-}
-
-fn traffic(mut s: Section, duration_s: f64) -> Result<Traffic, ScenarioError> {
-    let start_jitter_s = s.f64("start_jitter_s", Some(1.0), Range::Closed(0.0, MAX_TIME_S))?;
-    let mut sch = s.section("schedule")?;
-    let schedule = match sch.choice("kind", SCHEDULE_NAMES, None)? {
-        "constant" => Schedule::Constant {
-            flows: sch.int("flows", None, 1, MAX_FLOWS)? as u32,
-        },
-        "betared_steps" => Schedule::BetaredSteps {
-            n_base: sch.int("n_base", Some(100), 0, MAX_FLOWS)? as u32,
-            n_mid: sch.int("n_mid", Some(200), 0, MAX_FLOWS)? as u32,
-            n_max: sch.int("n_max", None, 0, MAX_FLOWS)? as u32,
-            phase_s: sch.f64("phase_s", Some(50.0), Range::LeftOpen(0.0, MAX_TIME_S))?,
-        },
-        "events" => {
-            let mut changes = Vec::new();
-            let mut added = 0;
-            for mut e in array_of_tables(&mut sch, "events")? {
-                let change = FlowChange {
-                    t_s: e.f64("t_s", None, Range::Closed(0.0, duration_s))?,
-                    add: e.int("add", Some(0), 0, MAX_FLOWS)? as u32,
-                    remove: e.int("remove", Some(0), 0, MAX_FLOWS)? as u32,
-                };
-                added += i64::from(change.add);
-                if added > MAX_FLOWS {
-                    return Err(e.error(
-                        "add",
-                        format!("brings the run to more than {MAX_FLOWS} flows"),
-                    ));
-                }
-                e.finish()?;
-                changes.push(change);
-            }
-            if changes.windows(2).any(|w| w[1].t_s < w[0].t_s) {
-                return Err(sch.error("events", "must be in order of t_s"));
-            }
-            Schedule::Events(changes)
-        }
-        _ => {
-            let flows = sch.int("flows", None, 1, MAX_FLOWS)? as u32;
-            let start_window_s = window(&mut sch, "start_window_s", duration_s)?
-                .ok_or_else(|| sch.error("start_window_s", "is required"))?;
-            let stop_window_s = window(&mut sch, "stop_window_s", duration_s)?;
-            if let Some(stop) = stop_window_s {
-                if stop[0] < start_window_s[1] {
-                    return Err(sch.error(
-                        "stop_window_s",
-                        "must begin at or after the end of start_window_s",
-                    ));
-                }
-            }
-            Schedule::Random {
-                flows,
-                start_window_s,
-                stop_window_s,
-            }
-        }
-    };
-    sch.finish()?;
-    s.finish()?;
-    Ok(Traffic {
-        schedule,
-        start_jitter_s,
-    })
-}
-
-/// An optional `[lo, hi]` pair inside [0, duration].
-fn window(
-    s: &mut Section,
-    key: &'static str,
-    duration_s: f64,
-) -> Result<Option<[f64; 2]>, ScenarioError> {
-    if !s.has(key) {
-        return Ok(None);
-    }
-    let v = s.f64_list(key, None, Range::Closed(0.0, duration_s))?;
-    if v.len() != 2 || v[0] > v[1] {
-        return Err(s.error(
-            key,
-            format!("must be [start, end] with 0 <= start <= end <= duration_s ({duration_s})"),
-        ));
-    }
-    Ok(Some([v[0], v[1]]))
 }

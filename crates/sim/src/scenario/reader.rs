@@ -73,6 +73,15 @@ impl<'a> Section<'a> {
         }
     }
 
+    /// A table read on its own at `path` (absent: every key takes its default).
+    pub fn detached(path: &str, table: Option<&'a Table>) -> Self {
+        Section {
+            path: path.to_string(),
+            table,
+            allowed: Vec::new(),
+        }
+    }
+
     /// Dotted path of `key` inside this section.
     pub fn path_of(&self, key: &str) -> String {
         if self.path.is_empty() {
