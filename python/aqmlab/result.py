@@ -12,11 +12,12 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+import tomllib
 
 from . import _core
 from .outdir import staged
 
-TABLES = ("summary", "timeseries", "flows", "cwnd")
+TABLES = ("summary", "timeseries", "flows", "groups", "cwnd")
 """The tables of a run; each is written as `<name>.parquet` (and `<name>.csv` on request)."""
 
 SUMMARY_JSON = "summary.json"
@@ -48,8 +49,17 @@ def _write_parquet(df: pd.DataFrame, path: Path) -> None:
     )
 
 
+def _named_groups(groups: pd.DataFrame, scenario_text: str) -> pd.DataFrame:
+    """The per-group table with each group's name (from the resolved scenario) after its
+    index: `all` for a scenario with one `[traffic.schedule]`."""
+    traffic = tomllib.loads(scenario_text).get("traffic", {})
+    names = [g["name"] for g in traffic.get("groups", [])] or ["all"]
+    groups.insert(1, "name", names[: len(groups)])
+    return groups
+
+
 class RunResult:
-    """Summary (one row), time series, per-flow table and cwnd traces of one run,
+    """Summary (one row), time series, per-flow and per-group tables and cwnd traces of one run,
     with the provenance needed to repeat it."""
 
     def __init__(
@@ -62,11 +72,13 @@ class RunResult:
         seed: int,
         source: str | None = None,
         overrides: Sequence[tuple[str, str]] = (),
+        groups: pd.DataFrame | None = None,
     ) -> None:
         self.summary_dict = dict(summary)
         self.summary = pd.DataFrame([self.summary_dict])
         self.timeseries = timeseries
         self.flows = flows
+        self.groups = groups if groups is not None else pd.DataFrame()
         self.cwnd = cwnd
         self.scenario_text = scenario_text
         self.seed = int(seed)
@@ -90,6 +102,7 @@ class RunResult:
             seed=out["seed"],
             source=source,
             overrides=overrides,
+            groups=_named_groups(pd.DataFrame(out["groups"]), out["scenario"]),
         )
 
     @classmethod
@@ -109,6 +122,7 @@ class RunResult:
             seed=meta["seed"],
             source=meta["source"],
             overrides=[tuple(pair) for pair in meta["overrides"]],
+            groups=pd.read_parquet(out_dir / "groups.parquet"),
         )
 
     def provenance(self) -> dict[str, Any]:

@@ -28,6 +28,10 @@ FLOW_COLUMNS = {
     "delay_mean_ms", "jitter_ms", "retransmits", "timeouts", "fast_recoveries",
 }  # fmt: skip
 CWND_COLUMNS = {"t_s", "flow", "cwnd_pkts", "ssthresh_pkts"}
+GROUP_COLUMNS = {
+    "group", "name", "flows", "throughput_mbps", "flow_throughput_mbps", "delay_mean_ms",
+    "delay_std_ms", "jitter_ms", "jain_fairness",
+}  # fmt: skip
 
 
 def _same(a, b) -> bool:
@@ -43,6 +47,9 @@ def test_tables_have_documented_columns(small_result):
     assert TIMESERIES_COLUMNS <= set(small_result.timeseries.columns)
     assert any(c.startswith("aqm_") for c in small_result.timeseries.columns)
     assert FLOW_COLUMNS <= set(small_result.flows.columns)
+    assert set(small_result.groups.columns) == GROUP_COLUMNS
+    assert list(small_result.groups["name"]) == ["all"]
+    assert small_result.groups["flows"].iloc[0] == len(small_result.flows)
     assert CWND_COLUMNS <= set(small_result.cwnd.columns)
     assert len(small_result.flows) == small_result.summary_dict["flows_total"] == 10
     assert len(small_result.timeseries) > 0
@@ -124,7 +131,7 @@ def test_write_and_read_back(small_result, tmp_path):
     assert names == sorted(
         [
             f"{t}.{ext}"
-            for t in ("summary", "timeseries", "flows", "cwnd")
+            for t in ("summary", "timeseries", "flows", "groups", "cwnd")
             for ext in ("parquet", "csv")
         ]
         + ["summary.json", ".aqmlab.json"]
@@ -139,6 +146,7 @@ def test_write_and_read_back(small_result, tmp_path):
     assert back.seed == small_result.seed
     assert back.timeseries.equals(small_result.timeseries)
     assert back.flows.equals(small_result.flows)
+    assert back.groups.equals(small_result.groups)
     assert all(_same(back.summary_dict[k], v) for k, v in small_result.summary_dict.items())
 
 
@@ -170,3 +178,32 @@ def test_catalog_lists_the_aqms():
     entries = catalog()
     assert {"aqms", "tcp_presets", "congestion_controls", "schedules"} <= set(entries)
     assert {"droptail", "red"} <= set(entries["aqms"])
+
+
+def test_groups_table_names_each_group(tmp_path):
+    text = """
+duration_s = 3.0
+[topology]
+bottleneck_rate_mbps = 5.0
+[queue]
+aqm = "red"
+[queue.red]
+q_min_pkts = 5.0
+q_max_pkts = 30.0
+[[traffic.groups]]
+name = "bulk"
+[traffic.groups.schedule]
+kind = "constant"
+flows = 3
+[[traffic.groups]]
+name = "late"
+[traffic.groups.schedule]
+kind = "events"
+events = [{ t_s = 1.0, add = 2 }]
+"""
+    result = aqmlab.run(aqmlab.Scenario.from_text(text))
+    assert list(result.groups["name"]) == ["bulk", "late"]
+    assert list(result.groups["flows"]) == [3, 2]
+    assert list(result.flows["group"]) == [0, 0, 0, 1, 1]
+    back = type(result).read(result.write(tmp_path / "run"))
+    assert back.groups.equals(result.groups)

@@ -84,6 +84,7 @@ fn run_scenario<'py>(
     out.set_item("summary", summary)?;
     out.set_item("timeseries", table_to_dict(py, &result.timeseries)?)?;
     out.set_item("flows", table_to_dict(py, &result.flows)?)?;
+    out.set_item("groups", table_to_dict(py, &result.groups)?)?;
     out.set_item("cwnd", table_to_dict(py, &result.cwnd)?)?;
     out.set_item("scenario", &result.scenario_toml)?;
     out.set_item("seed", result.seed)?;

@@ -1,5 +1,5 @@
-//! What a run returns: a one-row summary, the time series, the per-flow table and the
-//! congestion-window trace, plus the scenario text that produced them.
+//! What a run returns: a one-row summary, the time series, the per-flow and per-group tables
+//! and the congestion-window trace, plus the scenario text that produced them.
 
 /// One summary value.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,6 +55,8 @@ pub struct RunResult {
     pub timeseries: Table,
     /// One row per flow.
     pub flows: Table,
+    /// One row per flow group.
+    pub groups: Table,
     /// Congestion window of the traced flows (long format).
     pub cwnd: Table,
     /// The resolved scenario, as TOML.

@@ -5,6 +5,7 @@ use crate::aqm_factory;
 use crate::events::{Event, EventQueue};
 use crate::metrics::counts::PacketCounts;
 use crate::metrics::flow_stats::FlowStats;
+use crate::metrics::group_table;
 use crate::metrics::port_stats::PortStats;
 use crate::metrics::series::Series;
 use crate::metrics::summary::{self, SummaryInputs};
@@ -503,6 +504,14 @@ impl Simulation {
             events: self.events_processed,
         });
         let flows = self.flow_table(&active_s);
+        let group_of: Vec<u32> = self.flows.iter().map(|f| f.group).collect();
+        let groups = group_table::build(
+            &group_of,
+            sc.traffic.groups.len(),
+            &stats,
+            &active_s,
+            self.window.len_s(),
+        );
         let scenario_toml = canonical::to_toml(sc);
         let seed = sc.seed;
         let (timeseries, cwnd) = self.series.into_tables();
@@ -510,6 +519,7 @@ impl Simulation {
             summary,
             timeseries,
             flows,
+            groups,
             cwnd,
             scenario_toml,
             seed,

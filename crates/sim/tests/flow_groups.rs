@@ -80,6 +80,21 @@ fn each_group_gets_its_schedule_delays_and_tcp() {
         .iter()
         .all(|&x| x < 5.0 * 1000.0 * 8.0 / 0.102 / 1e6));
     assert!(tput[..4].iter().all(|&x| x > tput[5]));
+    // The group table splits the summary's throughput between the groups.
+    assert_eq!(r.groups.ints("flows").unwrap(), [4, 3]);
+    let g = r.groups.floats("throughput_mbps").unwrap();
+    assert!((g[0] + g[1] - m(&r, "throughput_mbps")).abs() < 1e-9);
+    assert!(
+        g[0] > g[1],
+        "four uncapped flows carry more than three capped ones"
+    );
+    let jain = r.groups.floats("jain_fairness").unwrap();
+    assert!(jain.iter().all(|j| (0.0..=1.0).contains(j)));
+    let delay = r.groups.floats("delay_mean_ms").unwrap();
+    assert!(
+        delay[1] > delay[0] + 30.0,
+        "the far group's packets travel 50 ms longer"
+    );
 }
 
 #[test]
@@ -89,6 +104,11 @@ fn one_schedule_is_one_group_and_resolves_as_before() {
     assert!(text.contains("[traffic.schedule]") && !text.contains("groups"));
     let r = run(&single);
     assert_eq!(r.flows.ints("group").unwrap(), [0, 0, 0, 0]);
+    assert_eq!(r.groups.ints("flows").unwrap(), [4]);
+    assert_eq!(
+        r.groups.floats("jain_fairness").unwrap(),
+        [m(&r, "jain_fairness")]
+    );
     // The same flows written as one group run identically.
     let grouped = format!(
         "{BASE}[[traffic.groups]]\n[traffic.groups.schedule]\nkind = \"constant\"\nflows = 4\n"

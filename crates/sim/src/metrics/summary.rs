@@ -3,6 +3,7 @@
 //! throughput_mbps, delay_mean_ms and jitter_ms.
 
 use super::counts::PacketCounts;
+use super::delivery::{per_flow_bps, Delivery};
 use super::flow_stats::FlowStats;
 use super::port_stats::PortStats;
 use super::window::Window;
@@ -110,34 +111,8 @@ pub fn build(s: &SummaryInputs) -> Vec<(String, Value)> {
     let port = s.port;
     let len_s = s.window.len_s();
     let (avg_q, std_q) = port.queue_pkts.mean_std();
-    let delivered_bytes: u64 = s.flows.iter().map(|f| f.delivered_bytes).sum();
-    let delay_n: u64 = s.flows.iter().map(|f| f.delay_count).sum();
-    let delay_sum: f64 = s.flows.iter().map(|f| f.delay_sum_s).sum();
-    let delay_sq: f64 = s.flows.iter().map(|f| f.delay_sum_sq).sum();
-    let jitter_n: u64 = s.flows.iter().map(|f| f.jitter_count).sum();
-    let jitter_sum: f64 = s.flows.iter().map(|f| f.jitter_sum_s).sum();
-    let delay_mean = if delay_n > 0 {
-        delay_sum / delay_n as f64
-    } else {
-        0.0
-    };
-    let delay_var = if delay_n > 0 {
-        (delay_sq / delay_n as f64 - delay_mean * delay_mean).max(0.0)
-    } else {
-        0.0
-    };
-    let jitter = if jitter_n > 0 {
-        jitter_sum / jitter_n as f64
-    } else {
-        0.0
-    };
-    let per_flow: Vec<f64> = s
-        .flows
-        .iter()
-        .zip(s.active_s)
-        .filter(|(_, &a)| a > 0.0)
-        .map(|(f, &a)| f.delivered_bytes as f64 * 8.0 / a)
-        .collect();
+    let d = Delivery::of(s.flows);
+    let per_flow = per_flow_bps(s.flows.iter().zip(s.active_s.iter().copied()));
     let f = |k: &str, v: f64| (k.to_string(), Value::Float(v));
     let i = |k: &str, v: u64| (k.to_string(), Value::Int(v));
     vec![
@@ -168,11 +143,11 @@ pub fn build(s: &SummaryInputs) -> Vec<(String, Value)> {
         ),
         f(
             "throughput_mbps",
-            delivered_bytes as f64 * 8.0 / len_s / 1e6,
+            d.delivered_bytes as f64 * 8.0 / len_s / 1e6,
         ),
-        f("delay_mean_ms", delay_mean * 1e3),
-        f("delay_std_ms", delay_var.sqrt() * 1e3),
-        f("jitter_ms", jitter * 1e3),
+        f("delay_mean_ms", d.delay_mean_s * 1e3),
+        f("delay_std_ms", d.delay_std_s * 1e3),
+        f("jitter_ms", d.jitter_s * 1e3),
         f("jain_fairness", jain_index(&per_flow)),
         f("settle_time_s", s.settle_time_s),
         i("bottleneck_arrivals", port.arrivals),
