@@ -9,6 +9,7 @@ import pytest
 
 from aqmlab import Scenario, ScenarioError
 from aqmlab.scenario import toml_literal
+from conftest import REPO_ROOT as REPO_ROOT_DIR
 from conftest import SCENARIO1
 
 tomllib = pytest.importorskip("tomllib")
@@ -103,9 +104,7 @@ def test_scenario_error_is_value_error():
 
 def test_flow_groups_file_resolves_and_keeps_its_groups():
     """Chen 2011's Table 1 traffic (500 flows plus 100 random late starters) as two groups."""
-    from conftest import REPO_ROOT
-
-    path = REPO_ROOT / "experiments" / "chen2011" / "table1_new_flows.toml"
+    path = REPO_ROOT_DIR / "experiments" / "chen2011" / "table1_new_flows.toml"
     resolved = tomllib.loads(Scenario.load(path).resolved())
     groups = resolved["traffic"]["groups"]
     assert [g["name"] for g in groups] == ["long-lived", "new"]
@@ -113,3 +112,17 @@ def test_flow_groups_file_resolves_and_keeps_its_groups():
     assert groups[1]["schedule"]["kind"] == "random"
     assert groups[1]["schedule"]["start_window_s"] == [0.0, 100.0]
     assert "schedule" not in resolved["traffic"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((REPO_ROOT_DIR / "experiments" / "li2014").glob("*.toml"))
+    + sorted((REPO_ROOT_DIR / "experiments" / "chen2011").glob("*.toml")),
+    ids=lambda p: p.name,
+)
+def test_li2014_and_chen2011_scenario_files_resolve(path):
+    """Every scenario file of the two ns-2 papers resolves, with the paper's flow counts."""
+    resolved = tomllib.loads(Scenario.load(path).resolved())
+    traffic = resolved["traffic"]
+    schedules = [g["schedule"] for g in traffic.get("groups", [])] or [traffic["schedule"]]
+    assert all(s["kind"] in {"constant", "events", "random"} for s in schedules)
