@@ -106,8 +106,29 @@ pub fn plan(
     Ok(plans)
 }
 
-/// The plans of one group whose first flow has id `first`; errors name `path`.
+/// The plans of one group whose first flow has id `first`: its schedule's, each flow then
+/// stopped after its `flow_duration_s` (stream "flow-duration"/flow id) when the group sets
+/// one and that comes first.
 fn plan_group(
+    group: &FlowGroup,
+    duration_s: f64,
+    seed: u64,
+    first: u64,
+    path: &str,
+) -> Result<Vec<FlowPlan>, ScenarioError> {
+    let mut plans = schedule_plans(group, duration_s, seed, first, path)?;
+    if let Some(d) = &group.flow_duration_s {
+        for (i, p) in (0u32..).zip(plans.iter_mut()) {
+            let flow = u32::try_from(first).unwrap_or(u32::MAX).saturating_add(i);
+            let stop = p.start_ns + s_to_ns(d.for_flow(flow, i, seed, "flow-duration"));
+            p.stop_ns = Some(p.stop_ns.map_or(stop, |s| s.min(stop)));
+        }
+    }
+    Ok(plans)
+}
+
+/// The plans a group's schedule gives, its first flow having id `first`; errors name `path`.
+fn schedule_plans(
     group: &FlowGroup,
     duration_s: f64,
     seed: u64,
@@ -169,6 +190,7 @@ mod tests {
             start_jitter_s: jitter,
             sender_delay_ms: None,
             receiver_delay_ms: None,
+            flow_duration_s: None,
             tcp_overrides: Default::default(),
             tcp: crate::tcp::config::TcpConfig::ns3(),
         }

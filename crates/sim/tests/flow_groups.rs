@@ -145,3 +145,30 @@ fn group_mistakes_name_the_key() {
     let line = err(&empty);
     assert!(line.starts_with("traffic.groups: "), "{line}");
 }
+
+#[test]
+fn a_flow_duration_stops_each_flow_that_long_after_its_start() {
+    let text = format!(
+        "{BASE}[[traffic.groups]]\nname = \"short\"\nflow_duration_s = {{ uniform = [1.0, 2.0] }}\n\
+         [traffic.groups.schedule]\nkind = \"random\"\nflows = 6\nstart_window_s = [0.0, 3.0]\n"
+    );
+    let r = run(&text);
+    let start = r.flows.floats("start_s").unwrap();
+    let stop = r.flows.floats("stop_s").unwrap();
+    for (a, b) in start.iter().zip(stop) {
+        assert!((1.0..=2.0).contains(&(b - a)), "ran {} s", b - a);
+    }
+    let text = sim::resolve_scenario(&text, &[]).unwrap();
+    let groups = text.parse::<toml::Table>().unwrap()["traffic"]["groups"].clone();
+    assert_eq!(
+        groups[0]["flow_duration_s"]["uniform"],
+        toml::Value::Array(vec![1.0.into(), 2.0.into()])
+    );
+    assert_eq!(sim::resolve_scenario(&text, &[]).unwrap(), text);
+    let bad = format!("{BASE}{GROUPS}").replace("start_jitter_s = 0.0", "flow_duration_s = -1.0");
+    assert_eq!(
+        err(&bad),
+        "traffic.groups[1].flow_duration_s: must be a number of s in [0, 1000000000], \
+         { uniform = [lo, hi] } or { list = [..] }"
+    );
+}

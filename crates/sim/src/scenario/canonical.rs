@@ -108,6 +108,9 @@ fn traffic(t: &Traffic) -> Value {
             if let Some(d) = &g.receiver_delay_ms {
                 pairs.push(("receiver_delay_ms", delay(d)));
             }
+            if let Some(d) = &g.flow_duration_s {
+                pairs.push(("flow_duration_s", delay(d)));
+            }
             if !g.tcp_overrides.is_empty() {
                 pairs.push(("tcp", Value::Table(g.tcp_overrides.clone())));
             }

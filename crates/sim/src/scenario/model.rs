@@ -45,7 +45,7 @@ pub struct Dumbbell {
     pub host_buffer_pkts: u32,
 }
 
-/// Per-flow link delays.
+/// A value drawn per flow: a link delay, or a flow's duration.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DelaySpec {
     /// The same for every flow.
@@ -102,6 +102,9 @@ pub struct FlowGroup {
     pub sender_delay_ms: Option<DelaySpec>,
     /// The group's receiver access delays (None: the topology's).
     pub receiver_delay_ms: Option<DelaySpec>,
+    /// How long each flow runs before it stops, seconds, drawn per flow (None: as its
+    /// schedule says).
+    pub flow_duration_s: Option<DelaySpec>,
     /// The keys the group sets on top of `[tcp]`, as written.
     pub tcp_overrides: Table,
     /// The group's TCP: `[tcp]` with those keys replaced.

@@ -1,10 +1,10 @@
 //! The `[traffic]` table: one schedule of flows (`[traffic.schedule]`), or groups of flows
-//! (`[[traffic.groups]]`), each with its own schedule, start jitter, access delays and TCP
-//! settings on top of `[tcp]`.
+//! (`[[traffic.groups]]`), each with its own schedule, start jitter, access delays, flow
+//! durations and TCP settings on top of `[tcp]`.
 
 use super::error::ScenarioError;
 use super::model::*;
-use super::parse::{delay_spec, tcp, MAX_FLOWS};
+use super::parse::{delay_spec, per_flow_spec, tcp, MAX_FLOWS};
 use super::reader::{array_of_tables, Range, Section};
 use crate::time::MAX_TIME_S;
 use crate::traffic;
@@ -35,6 +35,11 @@ pub fn traffic(
             let start_jitter_s = g.f64("start_jitter_s", Some(start_jitter_s), JITTER)?;
             let sender_delay_ms = optional_delay(&mut g, "sender_delay_ms")?;
             let receiver_delay_ms = optional_delay(&mut g, "receiver_delay_ms")?;
+            let flow_duration_s = if g.has("flow_duration_s") {
+                Some(per_flow_spec(&mut g, "flow_duration_s", "s", MAX_TIME_S)?)
+            } else {
+                None
+            };
             let schedule = schedule(g.section("schedule")?, duration_s)?;
             let (tcp_overrides, tcp) = group_tcp(&mut g, tcp_table)?;
             g.finish()?;
@@ -44,6 +49,7 @@ pub fn traffic(
                 start_jitter_s,
                 sender_delay_ms,
                 receiver_delay_ms,
+                flow_duration_s,
                 tcp_overrides,
                 tcp,
             });
@@ -64,6 +70,7 @@ pub fn traffic(
                 start_jitter_s,
                 sender_delay_ms: None,
                 receiver_delay_ms: None,
+                flow_duration_s: None,
                 tcp_overrides: Table::new(),
                 tcp: tcp(Section::detached("tcp", tcp_table))?,
             }],
