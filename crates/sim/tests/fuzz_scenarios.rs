@@ -29,7 +29,7 @@ struct Small {
     tcp: &'static str,
     schedule: String,
     /// Written as two `[[traffic.groups]]` (the schedule's, and two flows of a second group
-    /// with their own delays and window) rather than one `[traffic.schedule]`.
+    /// with their own delays, durations and window) rather than one `[traffic.schedule]`.
     groups: bool,
     start_jitter_s: f64,
     window: String,
@@ -117,6 +117,7 @@ window = {window}
             format!(
                 "[[traffic.groups]]\n[traffic.groups.schedule]\n{}\n\n[[traffic.groups]]\n\
                  name = \"extra\"\nsender_delay_ms = {{ list = [1.0, 30.0] }}\n\
+                 flow_duration_s = {{ uniform = [0.1, 0.5] }}\n\
                  [traffic.groups.schedule]\nkind = \"constant\"\nflows = 2\n\
                  [traffic.groups.tcp]\nrwnd_pkts = 8",
                 self.schedule
