@@ -16,7 +16,6 @@ use crate::net::network::{Network, Node, PortQueue};
 use crate::packet::{flags, Packet};
 use crate::result::{Column, RunResult, Table};
 use crate::scenario::{canonical, Scenario, ScenarioError};
-use crate::tcp::config::TcpConfig;
 use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::Sender;
 use crate::time::{ms_to_ns, ns_to_s, s_to_ns, tx_time_ns};
@@ -57,8 +56,6 @@ fn queue_timer(
 /// A simulation of one scenario.
 pub struct Simulation {
     scenario: Scenario,
-    /// Each group's TCP settings, by group index.
-    tcps: Vec<TcpConfig>,
     now_ns: u64,
     end_ns: u64,
     events: EventQueue,
@@ -136,7 +133,6 @@ impl Simulation {
             })
             .collect();
         let built = dumbbell::build(topo, &access, seed, managed);
-        let tcps: Vec<TcpConfig> = groups.iter().map(|g| g.tcp.clone()).collect();
         let flows = built
             .flows
             .iter()
@@ -146,7 +142,7 @@ impl Simulation {
                 group,
                 ends: *ends,
                 plan,
-                sender: Sender::new(i as u32, ends.receiver, &tcps[group as usize]),
+                sender: Sender::new(i as u32, ends.receiver, &groups[group as usize].tcp),
                 receiver: Receiver::new(i as u32, ends.sender),
                 rto_event_ns: None,
                 delack_event_ns: None,
@@ -165,7 +161,6 @@ impl Simulation {
         let mut sim = Simulation {
             end_ns: s_to_ns(scenario.duration_s),
             sample_step_ns: ms_to_ns(scenario.measure.sample_interval_ms).max(1),
-            tcps,
             now_ns: 0,
             events,
             net: built.net,
@@ -242,7 +237,7 @@ impl Simulation {
                     return; // superseded by an earlier deadline
                 }
                 f.rto_event_ns = None;
-                let tcp = &self.tcps[f.group as usize];
+                let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
                 f.sender.on_rto(self.now_ns, tcp, &mut self.outbox);
                 let host = f.ends.sender;
                 self.flush_outbox(host);
@@ -254,7 +249,7 @@ impl Simulation {
                     return;
                 }
                 f.delack_event_ns = None;
-                let tcp = &self.tcps[f.group as usize];
+                let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
                 f.receiver
                     .on_delack_timer(self.now_ns, tcp, &mut self.outbox);
                 let host = f.ends.receiver;
@@ -273,8 +268,11 @@ impl Simulation {
         }
         f.active = true;
         self.active_flows += 1;
-        f.sender
-            .start(now, &self.tcps[f.group as usize], &mut self.outbox);
+        f.sender.start(
+            now,
+            &self.scenario.traffic.groups[f.group as usize].tcp,
+            &mut self.outbox,
+        );
         let host = f.ends.sender;
         self.flush_outbox(host);
         self.sync_rto_timer(flow);
@@ -296,7 +294,7 @@ impl Simulation {
     fn deliver(&mut self, pkt: Packet) {
         let now = self.now_ns;
         let f = &mut self.flows[pkt.flow as usize];
-        let tcp = &self.tcps[f.group as usize];
+        let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
         if pkt.has(flags::ACK) {
             f.sender.on_ack(&pkt, now, tcp, &mut self.outbox);
             let host = f.ends.sender;

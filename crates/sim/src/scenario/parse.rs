@@ -48,7 +48,7 @@ pub fn scenario(table: &Table, overridden: &Overridden) -> Result<Scenario, Scen
     let topology = dumbbell(root.section("topology")?, &tcp)?;
     let queue = queue(root.section("queue")?)?;
     let tcp_table = table.get("tcp").and_then(Value::as_table);
-    let traffic = parse_traffic::traffic(root.section("traffic")?, duration_s, tcp_table)?;
+    let traffic = parse_traffic::traffic(root.section("traffic")?, duration_s, tcp_table, &tcp)?;
     let n_flows = traffic::flow_count(&traffic, duration_s);
     let measure = measure::read(root.section("measure")?, duration_s, n_flows, overridden)?;
     root.finish()?;

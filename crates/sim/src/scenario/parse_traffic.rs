@@ -6,16 +6,18 @@ use super::error::ScenarioError;
 use super::model::*;
 use super::parse::{delay_spec, per_flow_spec, tcp, MAX_FLOWS};
 use super::reader::{array_of_tables, Range, Section};
+use crate::tcp::config::TcpConfig;
 use crate::time::MAX_TIME_S;
 use crate::traffic;
 use toml::{Table, Value};
 
 /// Read `[traffic]`; `tcp_table` is the scenario's `[tcp]` table, which a group's `tcp` table
-/// amends.
+/// amends, and `base_tcp` what it resolved to (the TCP of a group that amends nothing).
 pub fn traffic(
     mut s: Section,
     duration_s: f64,
     tcp_table: Option<&Table>,
+    base_tcp: &TcpConfig,
 ) -> Result<Traffic, ScenarioError> {
     const JITTER: Range = Range::Closed(0.0, MAX_TIME_S);
     let start_jitter_s = s.f64("start_jitter_s", Some(1.0), JITTER)?;
@@ -41,7 +43,7 @@ pub fn traffic(
                 None
             };
             let schedule = schedule(g.section("schedule")?, duration_s)?;
-            let (tcp_overrides, tcp) = group_tcp(&mut g, tcp_table)?;
+            let (tcp_overrides, tcp) = group_tcp(&mut g, tcp_table, base_tcp)?;
             g.finish()?;
             groups.push(FlowGroup {
                 name,
@@ -72,7 +74,7 @@ pub fn traffic(
                 receiver_delay_ms: None,
                 flow_duration_s: None,
                 tcp_overrides: Table::new(),
-                tcp: tcp(Section::detached("tcp", tcp_table))?,
+                tcp: base_tcp.clone(),
             }],
             single: true,
         }
@@ -97,14 +99,15 @@ fn optional_delay(s: &mut Section, key: &'static str) -> Result<Option<DelaySpec
 }
 
 /// A group's `tcp` table (validated) and its TCP: the scenario's `[tcp]` with those keys
-/// replaced.
+/// replaced (`base_tcp` when it has none).
 fn group_tcp(
     g: &mut Section,
     tcp_table: Option<&Table>,
-) -> Result<(Table, crate::tcp::config::TcpConfig), ScenarioError> {
+    base_tcp: &TcpConfig,
+) -> Result<(Table, TcpConfig), ScenarioError> {
     let path = g.path_of("tcp");
     let overrides = match g.value("tcp") {
-        None => Table::new(),
+        None => return Ok((Table::new(), base_tcp.clone())),
         Some(Value::Table(t)) => t.clone(),
         Some(_) => return Err(ScenarioError::new(path, "must be a table")),
     };
