@@ -21,7 +21,14 @@ from .outdir import OutputError, check_target, open_resumable, staged
 from .progress import Progress
 from .runner import run
 from .scenario import Scenario
-from .tables import format_number, render_table, summary_table
+from .tables import (
+    fct_table,
+    format_number,
+    groups_table,
+    ports_table,
+    render_table,
+    summary_table,
+)
 from .validate_cli import add_parser as add_validate_parser
 
 EXIT_USAGE = 2
@@ -105,6 +112,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise CliError(f"cannot write results to '{out_dir}': {e.strerror or e}") from None
     print(summary_table(result.summary_dict))
+    if len(result.ports) > 1:
+        print("\nper port:\n" + ports_table(result.ports))
+    if len(result.groups) > 1:
+        print("\nper group:\n" + groups_table(result.groups))
+    if len(result.fct):
+        print("\nflow completion times:\n" + fct_table(result.fct))
     print(f"\nresults: {out_dir}")
     return 0
 

@@ -17,7 +17,7 @@ import tomllib
 from . import _core
 from .outdir import staged
 
-TABLES = ("summary", "timeseries", "flows", "groups", "cwnd")
+TABLES = ("summary", "timeseries", "flows", "groups", "cwnd", "ports", "port_timeseries", "fct")
 """The tables of a run; each is written as `<name>.parquet` (and `<name>.csv` on request)."""
 
 SUMMARY_JSON = "summary.json"
@@ -49,18 +49,28 @@ def _write_parquet(df: pd.DataFrame, path: Path) -> None:
     )
 
 
-def _named_groups(groups: pd.DataFrame, scenario_text: str) -> pd.DataFrame:
-    """The per-group table with each group's name (from the resolved scenario) after its
-    index: `all` for a scenario with one `[traffic.schedule]`."""
+def _named_groups(table: pd.DataFrame, scenario_text: str) -> pd.DataFrame:
+    """A table with a `group` index column (the per-group table, the completion times) with
+    each group's name (from the resolved scenario) after it: `all` for a scenario with one
+    `[traffic.schedule]`."""
     traffic = tomllib.loads(scenario_text).get("traffic", {})
     names = [g["name"] for g in traffic.get("groups", [])] or ["all"]
-    groups.insert(1, "name", names[: len(groups)])
-    return groups
+    table.insert(1, "name", [names[int(g)] for g in table["group"]] if len(table) else [])
+    return table
+
+
+def _typed_fct(columns: Mapping[str, list]) -> pd.DataFrame:
+    """The completion-time table with its column types kept when it has no rows (no finite
+    flows), so every run writes the same schema."""
+    ints = ("group", "size_min_bytes", "flows", "completed")
+    return pd.DataFrame(
+        {k: pd.Series(v, dtype="int64" if k in ints else "float64") for k, v in columns.items()}
+    )
 
 
 class RunResult:
-    """Summary (one row), time series, per-flow and per-group tables and cwnd traces of one run,
-    with the provenance needed to repeat it."""
+    """Summary (one row), time series, per-port, per-flow and per-group tables, completion
+    times and cwnd traces of one run, with the provenance needed to repeat it."""
 
     def __init__(
         self,
@@ -73,12 +83,18 @@ class RunResult:
         source: str | None = None,
         overrides: Sequence[tuple[str, str]] = (),
         groups: pd.DataFrame | None = None,
+        ports: pd.DataFrame | None = None,
+        port_timeseries: pd.DataFrame | None = None,
+        fct: pd.DataFrame | None = None,
     ) -> None:
         self.summary_dict = dict(summary)
         self.summary = pd.DataFrame([self.summary_dict])
         self.timeseries = timeseries
         self.flows = flows
         self.groups = groups if groups is not None else pd.DataFrame()
+        self.ports = ports if ports is not None else pd.DataFrame()
+        self.port_timeseries = port_timeseries if port_timeseries is not None else pd.DataFrame()
+        self.fct = fct if fct is not None else pd.DataFrame()
         self.cwnd = cwnd
         self.scenario_text = scenario_text
         self.seed = int(seed)
@@ -103,6 +119,9 @@ class RunResult:
             source=source,
             overrides=overrides,
             groups=_named_groups(pd.DataFrame(out["groups"]), out["scenario"]),
+            ports=pd.DataFrame(out["ports"]),
+            port_timeseries=pd.DataFrame(out["port_timeseries"]),
+            fct=_named_groups(_typed_fct(out["fct"]), out["scenario"]),
         )
 
     @classmethod
@@ -123,6 +142,9 @@ class RunResult:
             source=meta["source"],
             overrides=[tuple(pair) for pair in meta["overrides"]],
             groups=pd.read_parquet(out_dir / "groups.parquet"),
+            ports=pd.read_parquet(out_dir / "ports.parquet"),
+            port_timeseries=pd.read_parquet(out_dir / "port_timeseries.parquet"),
+            fct=pd.read_parquet(out_dir / "fct.parquet"),
         )
 
     def provenance(self) -> dict[str, Any]:

@@ -76,3 +76,75 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     ]
     rows += [(m.label, format_metric(summary, m)) for m in RUN_METRICS]
     return render_table(("metric", "value"), rows)
+
+
+def _frame_table(
+    df: Any, columns: Sequence[tuple[str, str, float, int]], text_columns: int
+) -> str:
+    """Rows of a DataFrame as text: each (column, header, scale, decimals), text columns
+    first (decimals < 0 marks a column shown as is)."""
+    headers = [h for _, h, _, _ in columns]
+    rows = [
+        [
+            str(r[c]) if d < 0 else format_number(r[c], scale, d)
+            for c, _, scale, d in columns
+        ]
+        for r in df.to_dict("records")
+    ]
+    return render_table(headers, rows, text_columns)
+
+
+def ports_table(ports: Any) -> str:
+    """One line per measured port: queue, drops, marks, efficiency, throughput."""
+    return _frame_table(
+        ports,
+        [
+            ("name", "port", 1, -1),
+            ("aqm", "AQM", 1, -1),
+            ("avg_queue_pkts", "avg queue (pkts)", 1.0, 1),
+            ("std_queue_pkts", "queue STD (pkts)", 1.0, 1),
+            ("drop_rate", "drop rate (%)", 100.0, 3),
+            ("mark_rate", "mark rate (%)", 100.0, 3),
+            ("link_efficiency", "link efficiency (%)", 100.0, 2),
+            ("throughput_mbps", "throughput (Mb/s)", 1.0, 3),
+        ],
+        text_columns=2,
+    )
+
+
+def groups_table(groups: Any) -> str:
+    """One line per flow group: throughput, delay, jitter, fairness, loss."""
+    return _frame_table(
+        groups,
+        [
+            ("name", "group", 1, -1),
+            ("transport", "transport", 1, -1),
+            ("flows", "flows", 1, -1),
+            ("throughput_mbps", "throughput (Mb/s)", 1.0, 3),
+            ("delay_mean_ms", "delay (ms)", 1.0, 2),
+            ("delay_std_ms", "delay STD (ms)", 1.0, 2),
+            ("jitter_ms", "jitter (ms)", 1.0, 3),
+            ("jain_fairness", "Jain", 1.0, 4),
+            ("loss_rate", "loss (%)", 100.0, 3),
+        ],
+        text_columns=2,
+    )
+
+
+def fct_table(fct: Any) -> str:
+    """One line per group and size bin of finite flows: completion-time statistics."""
+    return _frame_table(
+        fct,
+        [
+            ("name", "group", 1, -1),
+            ("size_min_bytes", "size from (B)", 1, -1),
+            ("size_max_bytes", "size below (B)", 1.0, 0),
+            ("flows", "flows", 1, -1),
+            ("completed", "completed", 1, -1),
+            ("fct_mean_s", "FCT mean (s)", 1.0, 3),
+            ("fct_median_s", "median (s)", 1.0, 3),
+            ("fct_p95_s", "p95 (s)", 1.0, 3),
+            ("fct_p99_s", "p99 (s)", 1.0, 3),
+        ],
+        text_columns=1,
+    )

@@ -20,7 +20,7 @@ def test_run_is_byte_identical(small_scenario_file, tmp_path):
         assert "avg queue (pkts)" in proc.stdout
         assert "Traceback" not in proc.stderr
         outputs.append(_files(out_dir))
-    assert len(outputs[0]) == 12  # 5 tables as Parquet and CSV, summary.json, .aqmlab.json
+    assert len(outputs[0]) == 18  # 8 tables as Parquet and CSV, summary.json, .aqmlab.json
     assert outputs[0].keys() == outputs[1].keys()
     for name, content in outputs[0].items():
         assert content == outputs[1][name], name
@@ -119,3 +119,14 @@ def test_no_command_is_usage_error():
     proc = run_cli(cwd=REPO_ROOT)
     assert proc.returncode == 2
     assert proc.stderr.startswith("aqmlab: error:")
+
+
+def test_run_prints_per_port_and_per_group_tables(tmp_path):
+    path = REPO_ROOT / "experiments" / "li2014" / "table17_18_two_bottlenecks.toml"
+    proc = run_cli(
+        "run", str(path), "--set", "duration_s=3", "--out", str(tmp_path / "out"), "--quiet"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "per port:" in proc.stdout and "D->E" in proc.stdout
+    assert "per group:" in proc.stdout and "N2" in proc.stdout
+    assert (tmp_path / "out" / "ports.parquet").exists()

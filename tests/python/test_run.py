@@ -25,12 +25,24 @@ SUMMARY_KEYS = {
 TIMESERIES_COLUMNS = {"t_s", "queue_pkts", "queue_bytes", "active_flows"}
 FLOW_COLUMNS = {
     "flow", "group", "start_s", "stop_s", "rtt_prop_ms", "delivered_bytes", "throughput_mbps",
-    "delay_mean_ms", "jitter_ms", "retransmits", "timeouts", "fast_recoveries",
+    "delay_mean_ms", "jitter_ms", "retransmits", "timeouts", "fast_recoveries", "lost_pkts",
+    "size_bytes", "fct_s",
 }  # fmt: skip
 CWND_COLUMNS = {"t_s", "flow", "cwnd_pkts", "ssthresh_pkts"}
 GROUP_COLUMNS = {
-    "group", "name", "flows", "throughput_mbps", "flow_throughput_mbps", "delay_mean_ms",
-    "delay_std_ms", "jitter_ms", "jain_fairness",
+    "group", "name", "transport", "flows", "lost_pkts", "throughput_mbps",
+    "flow_throughput_mbps", "delay_mean_ms", "delay_std_ms", "jitter_ms", "jain_fairness",
+    "loss_rate",
+}  # fmt: skip
+PORT_COLUMNS = {
+    "port", "name", "aqm", "rate_mbps", "avg_queue_pkts", "std_queue_pkts", "max_queue_pkts",
+    "avg_queue_aqm_pkts", "drop_rate", "early_drop_rate", "forced_drop_rate",
+    "overflow_drop_rate", "mark_rate", "link_efficiency", "throughput_mbps", "arrivals",
+    "departures", "data_departures", "drops", "marks", "queue_end_pkts",
+}  # fmt: skip
+FCT_COLUMNS = {
+    "group", "name", "size_min_bytes", "size_max_bytes", "flows", "completed",
+    "size_mean_bytes", "fct_mean_s", "fct_median_s", "fct_p95_s", "fct_p99_s",
 }  # fmt: skip
 
 
@@ -51,6 +63,14 @@ def test_tables_have_documented_columns(small_result):
     assert list(small_result.groups["name"]) == ["all"]
     assert small_result.groups["flows"].iloc[0] == len(small_result.flows)
     assert CWND_COLUMNS <= set(small_result.cwnd.columns)
+    assert set(small_result.ports.columns) == PORT_COLUMNS
+    assert list(small_result.ports["name"]) == ["R1->R2"]
+    assert small_result.ports["avg_queue_pkts"].iloc[0] == small_result.summary_dict[
+        "avg_queue_pkts"
+    ]
+    assert set(small_result.fct.columns) == FCT_COLUMNS
+    assert len(small_result.fct) == 0, "no finite flows"
+    assert len(small_result.port_timeseries) == len(small_result.timeseries)
     assert len(small_result.flows) == small_result.summary_dict["flows_total"] == 10
     assert len(small_result.timeseries) > 0
 
@@ -131,7 +151,10 @@ def test_write_and_read_back(small_result, tmp_path):
     assert names == sorted(
         [
             f"{t}.{ext}"
-            for t in ("summary", "timeseries", "flows", "groups", "cwnd")
+            for t in (
+                "summary", "timeseries", "flows", "groups", "cwnd", "ports", "port_timeseries",
+                "fct",
+            )
             for ext in ("parquet", "csv")
         ]
         + ["summary.json", ".aqmlab.json"]
@@ -147,6 +170,9 @@ def test_write_and_read_back(small_result, tmp_path):
     assert back.timeseries.equals(small_result.timeseries)
     assert back.flows.equals(small_result.flows)
     assert back.groups.equals(small_result.groups)
+    assert back.ports.equals(small_result.ports)
+    assert back.port_timeseries.equals(small_result.port_timeseries)
+    assert back.fct.equals(small_result.fct)
     assert all(_same(back.summary_dict[k], v) for k, v in small_result.summary_dict.items())
 
 

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+import aqmlab
 from aqmlab import Scenario, ScenarioError
 from aqmlab.scenario import toml_literal
 from conftest import REPO_ROOT as REPO_ROOT_DIR
@@ -125,4 +126,18 @@ def test_li2014_and_chen2011_scenario_files_resolve(path):
     resolved = tomllib.loads(Scenario.load(path).resolved())
     traffic = resolved["traffic"]
     schedules = [g["schedule"] for g in traffic.get("groups", [])] or [traffic["schedule"]]
-    assert all(s["kind"] in {"constant", "events", "random"} for s in schedules)
+    assert all(s["kind"] in {"constant", "events", "random", "periodic"} for s in schedules)
+
+
+def test_two_bottleneck_file_runs_from_python_with_a_row_per_port():
+    """Li 2014 Tables 15-16's network: two AQM ports and C's drop-tail port, three groups."""
+    path = REPO_ROOT_DIR / "experiments" / "li2014" / "table15_16_two_bottlenecks.toml"
+    sc = Scenario.load(path).with_literals([("duration_s", "4"), ("queue.aqm", "red")])
+    r = aqmlab.run(sc)
+    assert list(r.ports["name"]) == ["B->C", "C->D", "D->E"]
+    assert list(r.ports["aqm"]) == ["red", "droptail", "red"]
+    assert list(r.groups["name"]) == ["N", "N1", "N2"]
+    assert list(r.groups["flows"]) == [500, 200, 200]
+    assert set(r.port_timeseries["port"]) == {0, 1, 2}
+    # The summary is the first bottleneck's.
+    assert r.summary_dict["drop_rate"] == r.ports["drop_rate"].iloc[0]

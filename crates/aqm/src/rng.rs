@@ -70,6 +70,18 @@ impl Rng {
         lo + (hi - lo) * self.uniform()
     }
 
+    /// Exponential with mean `mean`: −mean·ln(1 − U), finite since 1 − U is in (0, 1].
+    pub fn exponential(&mut self, mean: f64) -> f64 {
+        -mean * (1.0 - self.uniform()).ln()
+    }
+
+    /// Pareto with mean `mean` and shape `shape` > 1: scale x_m = mean·(shape − 1)/shape,
+    /// drawn as x_m / (1 − U)^(1/shape) (inverse transform).
+    pub fn pareto(&mut self, mean: f64, shape: f64) -> f64 {
+        let scale = mean * (shape - 1.0) / shape;
+        scale / (1.0 - self.uniform()).powf(1.0 / shape)
+    }
+
     /// True with probability `p` (p outside [0, 1] is clamped by the comparison).
     pub fn bernoulli(&mut self, p: f64) -> bool {
         self.uniform() < p

@@ -31,6 +31,7 @@ fn table_to_dict<'py>(py: Python<'py>, table: &Table) -> PyResult<Bound<'py, PyD
         match col {
             Column::Floats(v) => d.set_item(name, PyList::new(py, v)?)?,
             Column::Ints(v) => d.set_item(name, PyList::new(py, v)?)?,
+            Column::Texts(v) => d.set_item(name, PyList::new(py, v)?)?,
         }
     }
     Ok(d)
@@ -85,6 +86,12 @@ fn run_scenario<'py>(
     out.set_item("timeseries", table_to_dict(py, &result.timeseries)?)?;
     out.set_item("flows", table_to_dict(py, &result.flows)?)?;
     out.set_item("groups", table_to_dict(py, &result.groups)?)?;
+    out.set_item("ports", table_to_dict(py, &result.ports)?)?;
+    out.set_item(
+        "port_timeseries",
+        table_to_dict(py, &result.port_timeseries)?,
+    )?;
+    out.set_item("fct", table_to_dict(py, &result.fct)?)?;
     out.set_item("cwnd", table_to_dict(py, &result.cwnd)?)?;
     out.set_item("scenario", &result.scenario_toml)?;
     out.set_item("seed", result.seed)?;

@@ -22,6 +22,8 @@ pub enum Event {
     Rto { flow: u32 },
     /// A receiver's delayed-acknowledgement timer may have expired.
     DelAck { flow: u32 },
+    /// A UDP source's next packet is due.
+    Emit { flow: u32 },
     /// Record one row of the time series.
     Sample,
 }

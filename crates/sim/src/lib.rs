@@ -1,11 +1,13 @@
 //! aqmlab's packet-level TCP/AQM simulator: deterministic, integer-nanosecond event loop over
-//! a dumbbell network, with NewReno/CUBIC TCP and an AQM on the bottleneck port.
+//! a dumbbell or a chain of bottlenecks, with NewReno/CUBIC TCP and UDP sources, and an AQM on
+//! every managed port.
 //!
 //! Start from [`run_scenario`]: scenario text and `key=value` overrides in, a
 //! [`result::RunResult`] out.
 
 pub mod aqm_factory;
 pub mod events;
+pub mod flow;
 pub mod metrics;
 pub mod net;
 pub mod packet;
@@ -15,6 +17,7 @@ pub mod simulator;
 pub mod tcp;
 pub mod time;
 pub mod traffic;
+pub mod udp;
 
 pub use result::RunResult;
 pub use scenario::{Scenario, ScenarioError};
@@ -25,7 +28,9 @@ pub fn resolve_scenario(text: &str, sets: &[(String, String)]) -> Result<String,
     let sc = scenario::load(text, sets)?;
     // Building the flows checks the schedule too (for example removing more than are active).
     traffic::plan(&sc.traffic, sc.duration_s, sc.seed)?;
-    aqm_factory::build(&sc.queue, sc.topology.bottleneck_rate_mbps * 1e6)?;
+    for (queue, rate_bps) in sc.queues() {
+        aqm_factory::build(queue, rate_bps)?;
+    }
     Ok(scenario::canonical::to_toml(&sc))
 }
 

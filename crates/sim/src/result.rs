@@ -1,5 +1,6 @@
-//! What a run returns: a one-row summary, the time series, the per-flow and per-group tables
-//! and the congestion-window trace, plus the scenario text that produced them.
+//! What a run returns: a one-row summary, the time series, the per-port, per-flow and
+//! per-group tables, the flow-completion times and the congestion-window trace, plus the
+//! scenario text that produced them.
 
 /// One summary value.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,6 +20,8 @@ pub enum Column {
     Floats(Vec<f64>),
     /// Integer values.
     Ints(Vec<i64>),
+    /// Names.
+    Texts(Vec<String>),
 }
 
 /// Named columns of equal length.
@@ -51,8 +54,14 @@ impl Table {
 pub struct RunResult {
     /// Summary metrics, in output order.
     pub summary: Vec<(String, Value)>,
-    /// Queue and AQM state at a fixed step.
+    /// Queue and AQM state of the first measured port at a fixed step.
     pub timeseries: Table,
+    /// One row per measured port.
+    pub ports: Table,
+    /// Queue and AQM state of every measured port at the same step (long format).
+    pub port_timeseries: Table,
+    /// Flow-completion times of finite flows, per group and size bin.
+    pub fct: Table,
     /// One row per flow.
     pub flows: Table,
     /// One row per flow group.

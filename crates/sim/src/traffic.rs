@@ -1,11 +1,13 @@
-//! Traffic schedules turned into one start (and optional stop) time per flow.
+//! Traffic schedules turned into one start (and optional stop) time per flow, and the size
+//! of each finite flow.
 //!
 //! Each group's schedule is planned on its own; flow ids count through the groups in order.
 //! Every "add" creates new flows; every "remove" stops the group's most recently started flows
 //! that are still active. Flows started by a schedule step wait a uniform random offset in
-//! [0, start_jitter_s] (stream "start"/flow id), so they do not start in lockstep.
+//! [0, start_jitter_s] (stream "start"/flow id), so they do not start in lockstep. Random
+//! starts and stops, Poisson arrivals and flow sizes have streams of their own (below).
 
-use crate::scenario::{FlowChange, FlowGroup, ScenarioError, Schedule, Traffic};
+use crate::scenario::{FlowChange, FlowGroup, ScenarioError, Schedule, SizeSpec, Source, Traffic};
 use crate::time::s_to_ns;
 use aqm::Rng;
 
@@ -16,6 +18,8 @@ pub struct FlowPlan {
     pub start_ns: u64,
     /// Stop, ns (None: runs to the end).
     pub stop_ns: Option<u64>,
+    /// The object a finite TCP flow carries, bytes (None: unlimited, or UDP).
+    pub size_bytes: Option<u64>,
 }
 
 /// The changes of a step schedule: set the number of active flows at given times.
@@ -61,14 +65,55 @@ fn changes(schedule: &Schedule, duration_s: f64) -> Vec<FlowChange> {
             steps_to_changes(&points)
         }
         Schedule::Events(changes) => changes.clone(),
-        Schedule::Random { .. } => Vec::new(),
+        Schedule::Periodic {
+            initial,
+            add,
+            remove,
+            every_s,
+            from_s,
+            to_s,
+        } => {
+            let mut out = vec![FlowChange {
+                t_s: 0.0,
+                add: *initial,
+                remove: 0,
+            }];
+            // Step k at from + k·every, computed by multiplication so no error accumulates.
+            let steps = ((to_s - from_s) / every_s).floor() as u64;
+            out.extend((0..=steps).map(|k| FlowChange {
+                t_s: from_s + k as f64 * every_s,
+                add: *add,
+                remove: *remove,
+            }));
+            out
+        }
+        Schedule::Random { .. } | Schedule::Poisson { .. } => Vec::new(),
     }
 }
 
-/// How many flows `group`'s schedule creates in a run of `duration_s`.
-fn group_flow_count(group: &FlowGroup, duration_s: f64) -> usize {
+/// Arrival times of a Poisson process of `rate_per_s` over [t0, t1), seconds: exponential
+/// gaps drawn from stream "poisson"/`group`.
+fn poisson_arrivals_s(rate_per_s: f64, window_s: [f64; 2], seed: u64, group: u64) -> Vec<f64> {
+    let mut rng = Rng::stream(seed, "poisson", group);
+    let mut t = window_s[0];
+    let mut out = Vec::new();
+    loop {
+        t += rng.exponential(1.0 / rate_per_s);
+        if t >= window_s[1] {
+            return out;
+        }
+        out.push(t);
+    }
+}
+
+/// How many flows group number `g` creates in a run of `duration_s`.
+fn group_flow_count(group: &FlowGroup, g: u64, duration_s: f64, seed: u64) -> usize {
     match &group.schedule {
         Schedule::Random { flows, .. } => *flows as usize,
+        Schedule::Poisson {
+            rate_per_s,
+            window_s,
+        } => poisson_arrivals_s(*rate_per_s, *window_s, seed, g).len(),
         schedule => changes(schedule, duration_s)
             .iter()
             .map(|c| c.add as usize)
@@ -76,12 +121,12 @@ fn group_flow_count(group: &FlowGroup, duration_s: f64) -> usize {
     }
 }
 
-/// How many flows `traffic` creates in a run of `duration_s` (as many as [`plan`] plans).
-pub fn flow_count(traffic: &Traffic, duration_s: f64) -> usize {
-    traffic
-        .groups
-        .iter()
-        .map(|g| group_flow_count(g, duration_s))
+/// How many flows `traffic` creates in a run of `duration_s` with `seed` (as many as
+/// [`plan`] plans).
+pub fn flow_count(traffic: &Traffic, duration_s: f64, seed: u64) -> usize {
+    (0u64..)
+        .zip(&traffic.groups)
+        .map(|(g, group)| group_flow_count(group, g, duration_s, seed))
         .sum()
 }
 
@@ -99,42 +144,76 @@ pub fn plan(
             format!("traffic.groups[{g}].schedule")
         };
         let first = plans.len() as u64;
-        for p in plan_group(group, duration_s, seed, first, &path)? {
+        for p in plan_group(group, g as u64, duration_s, seed, first, &path)? {
             plans.push((g as u32, p));
         }
     }
     Ok(plans)
 }
 
-/// The plans of one group whose first flow has id `first`: its schedule's, each flow then
-/// stopped after its `flow_duration_s` (stream "flow-duration"/flow id) when the group sets
-/// one and that comes first.
+/// The plans of group number `g`, whose first flow has id `first`: its schedule's, each flow
+/// then stopped after its `flow_duration_s` (stream "flow-duration"/flow id) when the group
+/// sets one and that comes first, and each finite flow given its size (stream
+/// "flow-size"/flow id).
 fn plan_group(
     group: &FlowGroup,
+    g: u64,
     duration_s: f64,
     seed: u64,
     first: u64,
     path: &str,
 ) -> Result<Vec<FlowPlan>, ScenarioError> {
-    let mut plans = schedule_plans(group, duration_s, seed, first, path)?;
-    if let Some(d) = &group.flow_duration_s {
-        for (i, p) in (0u32..).zip(plans.iter_mut()) {
-            let flow = u32::try_from(first).unwrap_or(u32::MAX).saturating_add(i);
+    let mut plans = schedule_plans(group, g, duration_s, seed, first, path)?;
+    for (i, p) in (0u32..).zip(plans.iter_mut()) {
+        let flow = u32::try_from(first).unwrap_or(u32::MAX).saturating_add(i);
+        if let Some(d) = &group.flow_duration_s {
             let stop = p.start_ns + s_to_ns(d.for_flow(flow, i, seed, "flow-duration"));
             p.stop_ns = Some(p.stop_ns.map_or(stop, |s| s.min(stop)));
+        }
+        if let Source::TcpFinite { size } = &group.source {
+            p.size_bytes = Some(flow_size_bytes(size, seed, flow.into()));
         }
     }
     Ok(plans)
 }
 
-/// The plans a group's schedule gives, its first flow having id `first`; errors name `path`.
+/// The size of finite flow `flow`, bytes, at least 1.
+fn flow_size_bytes(size: &SizeSpec, seed: u64, flow: u64) -> u64 {
+    let mut rng = Rng::stream(seed, "flow-size", flow);
+    let bytes = match *size {
+        SizeSpec::Fixed { bytes } => return bytes,
+        SizeSpec::Exponential { mean_bytes } => rng.exponential(mean_bytes),
+        SizeSpec::Pareto { mean_bytes, shape } => rng.pareto(mean_bytes, shape),
+    };
+    // Heavy tails can draw beyond any real object: 1 TB is the most a flow carries.
+    (bytes.ceil() as u64).clamp(1, 1_000_000_000_000)
+}
+
+/// The plans group number `g`'s schedule gives, its first flow having id `first`; errors
+/// name `path`.
 fn schedule_plans(
     group: &FlowGroup,
+    g: u64,
     duration_s: f64,
     seed: u64,
     first: u64,
     path: &str,
 ) -> Result<Vec<FlowPlan>, ScenarioError> {
+    if let Schedule::Poisson {
+        rate_per_s,
+        window_s,
+    } = &group.schedule
+    {
+        let arrivals = poisson_arrivals_s(*rate_per_s, *window_s, seed, g);
+        return Ok(arrivals
+            .into_iter()
+            .map(|t| FlowPlan {
+                start_ns: s_to_ns(t),
+                stop_ns: None,
+                size_bytes: None,
+            })
+            .collect());
+    }
     if let Schedule::Random {
         flows,
         start_window_s,
@@ -150,6 +229,7 @@ fn schedule_plans(
                 stop_ns: stop_window_s.map(|w| {
                     s_to_ns(Rng::stream(seed, "random-stop", first + f).uniform_in(w[0], w[1]))
                 }),
+                size_bytes: None,
             })
             .collect());
     }
@@ -164,6 +244,7 @@ fn schedule_plans(
             plans.push(FlowPlan {
                 start_ns: s_to_ns(c.t_s + offset),
                 stop_ns: None,
+                size_bytes: None,
             });
         }
         for _ in 0..c.remove {
@@ -191,6 +272,8 @@ mod tests {
             sender_delay_ms: None,
             receiver_delay_ms: None,
             flow_duration_s: None,
+            path: None,
+            source: Source::TcpBulk,
             tcp_overrides: Default::default(),
             tcp: crate::tcp::config::TcpConfig::ns3(),
         }
@@ -220,8 +303,8 @@ mod tests {
         );
         let p = starts(&plan(&t, 250.0, 1).unwrap());
         assert_eq!(p.len(), 800);
-        assert_eq!(flow_count(&t, 250.0), 800);
-        assert_eq!(flow_count(&t, 10.0), plan(&t, 10.0, 1).unwrap().len());
+        assert_eq!(flow_count(&t, 250.0, 1), 800);
+        assert_eq!(flow_count(&t, 10.0, 1), plan(&t, 10.0, 1).unwrap().len());
         let active_at = |t_s: f64| {
             let t = s_to_ns(t_s);
             p.iter()
@@ -292,7 +375,7 @@ mod tests {
             p.iter().map(|(g, _)| *g).collect::<Vec<_>>(),
             [0, 0, 0, 1, 1]
         );
-        assert_eq!(flow_count(&t, 10.0), 5);
+        assert_eq!(flow_count(&t, 10.0, 1), 5);
         // The second group's first flow draws its jitter from stream start/3.
         let jitter = Rng::stream(1, "start", 3).uniform_in(0.0, 0.5);
         assert_eq!(p[3].1.start_ns, s_to_ns(2.0 + jitter));

@@ -184,7 +184,9 @@ fn scenarios_built_in_code_are_checked_like_text() {
         .expect("a run of 1e300 s is rejected");
     assert_eq!(e.path, "duration_s");
     let mut sc = sim::scenario::load(OK, &[]).unwrap();
-    sc.topology.bottleneck_rate_mbps = 0.0;
+    if let sim::scenario::Topology::Dumbbell(d) = &mut sc.topology {
+        d.bottleneck_rate_mbps = 0.0;
+    }
     let aqm = Box::new(aqm::DropTail);
     let e = sim::Simulation::with_aqm(sc, aqm)
         .err()

@@ -1,6 +1,7 @@
 //! Per-flow delivery statistics over the measurement window: in-order payload delivered,
 //! one-way delay of every data packet that reaches the receiver, and jitter between
-//! consecutive packets of the flow.
+//! consecutive packets of the flow, and how many of the packets it sent inside the window
+//! arrived (against the drops of those packets, its loss rate).
 
 /// One flow's receiver-side statistics.
 #[derive(Clone, Debug, Default)]
@@ -17,6 +18,8 @@ pub struct FlowStats {
     pub jitter_count: u64,
     /// Sum of |d_i − d_(i−1)|, seconds.
     pub jitter_sum_s: f64,
+    /// Data packets sent inside the window that arrived (at any time).
+    pub received_sent_in_window: u64,
     /// Delay of the previous arrival of this flow, seconds.
     last_delay_s: Option<f64>,
 }

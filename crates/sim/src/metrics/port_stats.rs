@@ -1,4 +1,4 @@
-//! Counters of the managed (bottleneck) port over the measurement window.
+//! Counters of a managed port over the measurement window.
 
 use super::time_average::TimeAverage;
 use super::window::Window;
@@ -21,6 +21,10 @@ pub struct PortStats {
     pub marks: u64,
     /// Packets that started transmission.
     pub departures: u64,
+    /// Data packets (not acknowledgements or SYNs) among them.
+    pub data_departures: u64,
+    /// Bytes of the packets that started transmission.
+    pub departed_bytes: u64,
     /// Time the link spent transmitting, ns.
     pub busy_ns: u64,
     /// Time-weighted queue length, packets.
@@ -41,6 +45,8 @@ impl PortStats {
             dequeue_drops: 0,
             marks: 0,
             departures: 0,
+            data_departures: 0,
+            departed_bytes: 0,
             busy_ns: 0,
             queue_pkts: TimeAverage::new(window),
             max_queue_pkts: 0,
@@ -52,10 +58,13 @@ impl PortStats {
         self.window.contains(now_ns)
     }
 
-    /// A transmission on [start, end]: its part inside the window is busy time.
-    pub fn transmitted(&mut self, start_ns: u64, end_ns: u64) {
+    /// A transmission of `bytes` (a data packet when `data`) on [start, end]: its part inside
+    /// the window is busy time.
+    pub fn transmitted(&mut self, start_ns: u64, end_ns: u64, bytes: u32, data: bool) {
         if self.window.contains(start_ns) {
             self.departures += 1;
+            self.data_departures += u64::from(data);
+            self.departed_bytes += u64::from(bytes);
         }
         self.busy_ns += self.window.overlap_ns(start_ns, end_ns);
     }
@@ -63,5 +72,19 @@ impl PortStats {
     /// All drops at the port.
     pub fn drops(&self) -> u64 {
         self.early_drops + self.forced_drops + self.overflow_drops + self.dequeue_drops
+    }
+
+    /// `n` over the packets offered (0 without any).
+    pub fn per_arrival(&self, n: u64) -> f64 {
+        if self.arrivals == 0 {
+            0.0
+        } else {
+            n as f64 / self.arrivals as f64
+        }
+    }
+
+    /// Share of the window the link spent transmitting.
+    pub fn link_efficiency(&self) -> f64 {
+        self.busy_ns as f64 / (self.window.end_ns - self.window.start_ns) as f64
     }
 }

@@ -2,7 +2,7 @@
 //! docs/metrics.md; the BetaRED paper's five metrics (§3.2) are avg_queue_pkts, drop_rate,
 //! throughput_mbps, delay_mean_ms and jitter_ms.
 
-use super::counts::PacketCounts;
+use super::counts::Totals;
 use super::delivery::{per_flow_bps, Delivery};
 use super::flow_stats::FlowStats;
 use super::port_stats::PortStats;
@@ -80,7 +80,7 @@ pub struct SummaryInputs<'a> {
     pub seed: u64,
     /// Measurement window.
     pub window: Window,
-    /// Bottleneck counters.
+    /// Counters of the first measured port (the bottleneck).
     pub port: &'a PortStats,
     /// Per-flow statistics.
     pub flows: &'a [FlowStats],
@@ -91,19 +91,11 @@ pub struct SummaryInputs<'a> {
     /// Settling time, s (NaN when not applicable).
     pub settle_time_s: f64,
     /// Run-wide packet counts.
-    pub counts: PacketCounts,
+    pub counts: Totals,
     /// Data packets still in queues or on links at the end.
     pub data_in_flight: u64,
     /// Events processed.
     pub events: u64,
-}
-
-fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
-    }
 }
 
 /// The summary row, in output order.
@@ -126,21 +118,15 @@ pub fn build(s: &SummaryInputs) -> Vec<(String, Value)> {
         f("std_queue_pkts", std_q),
         i("max_queue_pkts", port.max_queue_pkts.into()),
         f("avg_queue_aqm_pkts", s.aqm_avg_queue_pkts.unwrap_or(avg_q)),
-        f("drop_rate", ratio(port.drops(), port.arrivals)),
+        f("drop_rate", port.per_arrival(port.drops())),
         f(
             "early_drop_rate",
-            ratio(port.early_drops + port.dequeue_drops, port.arrivals),
+            port.per_arrival(port.early_drops + port.dequeue_drops),
         ),
-        f("forced_drop_rate", ratio(port.forced_drops, port.arrivals)),
-        f(
-            "overflow_drop_rate",
-            ratio(port.overflow_drops, port.arrivals),
-        ),
-        f("mark_rate", ratio(port.marks, port.arrivals)),
-        f(
-            "link_efficiency",
-            port.busy_ns as f64 / (s.window.end_ns - s.window.start_ns) as f64,
-        ),
+        f("forced_drop_rate", port.per_arrival(port.forced_drops)),
+        f("overflow_drop_rate", port.per_arrival(port.overflow_drops)),
+        f("mark_rate", port.per_arrival(port.marks)),
+        f("link_efficiency", port.link_efficiency()),
         f(
             "throughput_mbps",
             d.delivered_bytes as f64 * 8.0 / len_s / 1e6,

@@ -1,9 +1,10 @@
-//! A port whose queue is run by an AQM (the bottleneck). Unlike a plain FIFO port it keeps
+//! A port whose queue is run by an AQM (a bottleneck). Unlike a plain FIFO port it keeps
 //! its packets, so the AQM can decide at dequeue and its timer can see the live queue.
 
 use crate::metrics::counts::PacketCounts;
 use crate::metrics::port_stats::PortStats;
 use crate::packet::{flags, Packet};
+use crate::scenario::QueueSpec;
 use aqm::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, QueueView, Rng};
 use std::collections::VecDeque;
 
@@ -13,6 +14,8 @@ pub struct ManagedQueue {
     limit_bytes: u64,
     ecn: bool,
     rate_bps: f64,
+    /// The AQM's name as the scenario gives it.
+    aqm_name: &'static str,
     /// Waiting packets with the time each joined, ns.
     queue: VecDeque<(Packet, u64)>,
     bytes: u64,
@@ -25,22 +28,22 @@ pub struct ManagedQueue {
 }
 
 impl ManagedQueue {
-    /// A queue of `limit_pkts` packets (and `limit_bytes` bytes when not 0) feeding a link of
-    /// `rate_bps`, managed by `aqm`; with `ecn`, early signals mark ECN-capable packets.
+    /// A queue of `spec.limit_pkts` packets (and `spec.limit_bytes` bytes when not 0) feeding
+    /// a link of `rate_bps`, managed by `aqm`; with `spec.ecn`, early signals mark ECN-capable
+    /// packets.
     pub fn new(
-        limit_pkts: u32,
-        limit_bytes: u64,
-        ecn: bool,
+        spec: &QueueSpec,
         rate_bps: f64,
         aqm: Box<dyn Aqm>,
         rng: Rng,
         stats: PortStats,
     ) -> Self {
         ManagedQueue {
-            limit_pkts,
-            limit_bytes,
-            ecn,
+            limit_pkts: spec.limit_pkts,
+            limit_bytes: spec.limit_bytes,
+            ecn: spec.ecn,
             rate_bps,
+            aqm_name: spec.aqm,
             queue: VecDeque::new(),
             bytes: 0,
             aqm,
@@ -69,6 +72,11 @@ impl ManagedQueue {
     /// Bytes waiting.
     pub fn len_bytes(&self) -> u64 {
         self.bytes
+    }
+
+    /// The AQM's name.
+    pub fn aqm_name(&self) -> &'static str {
+        self.aqm_name
     }
 
     /// The AQM (for probes and timers).

@@ -1,6 +1,8 @@
 //! The network: nodes, point-to-point links with output ports, static routes, and the
-//! dumbbell builder.
+//! topology builders (dumbbell, chain) that lay a scenario's network out.
 
+pub mod built;
+pub mod chain;
 pub mod dumbbell;
 pub mod fifo_port;
 pub mod managed_port;

@@ -111,6 +111,14 @@ fn traffic(t: &Traffic) -> Value {
             if let Some(d) = &g.flow_duration_s {
                 pairs.push(("flow_duration_s", delay(d)));
             }
+            if let Some([ingress, egress]) = &g.path {
+                pairs.push(("path", Value::Array(vec![s(ingress), s(egress)])));
+            }
+            if g.source != Source::TcpBulk {
+                let (transport, src) = source(&g.source);
+                pairs.push(("transport", s(transport)));
+                pairs.push(("source", src));
+            }
             if !g.tcp_overrides.is_empty() {
                 pairs.push(("tcp", Value::Table(g.tcp_overrides.clone())));
             }
@@ -118,6 +126,58 @@ fn traffic(t: &Traffic) -> Value {
         })
         .collect();
     table(vec![("groups", Value::Array(groups))])
+}
+
+/// A group's transport and its `source` table.
+fn source(src: &Source) -> (&'static str, Value) {
+    match src {
+        Source::TcpBulk => ("tcp", table(vec![("kind", s("bulk"))])),
+        Source::TcpFinite { size } => {
+            let size = match size {
+                SizeSpec::Fixed { bytes } => {
+                    table(vec![("kind", s("fixed")), ("bytes", i(*bytes as i64))])
+                }
+                SizeSpec::Exponential { mean_bytes } => table(vec![
+                    ("kind", s("exponential")),
+                    ("mean_bytes", f(*mean_bytes)),
+                ]),
+                SizeSpec::Pareto { mean_bytes, shape } => table(vec![
+                    ("kind", s("pareto")),
+                    ("mean_bytes", f(*mean_bytes)),
+                    ("shape", f(*shape)),
+                ]),
+            };
+            ("tcp", table(vec![("kind", s("finite")), ("size", size)]))
+        }
+        Source::UdpCbr {
+            rate_kbps,
+            packet_bytes,
+            random,
+        } => (
+            "udp",
+            table(vec![
+                ("kind", s("cbr")),
+                ("rate_kbps", f(*rate_kbps)),
+                ("packet_bytes", i(*packet_bytes)),
+                ("random", Value::Boolean(*random)),
+            ]),
+        ),
+        Source::UdpOnOff {
+            rate_kbps,
+            packet_bytes,
+            on_mean_s,
+            off_mean_s,
+        } => (
+            "udp",
+            table(vec![
+                ("kind", s("onoff")),
+                ("rate_kbps", f(*rate_kbps)),
+                ("packet_bytes", i(*packet_bytes)),
+                ("on_mean_s", f(*on_mean_s)),
+                ("off_mean_s", f(*off_mean_s)),
+            ]),
+        ),
+    }
 }
 
 fn schedule(sch: &Schedule) -> Value {
@@ -168,13 +228,106 @@ fn schedule(sch: &Schedule) -> Value {
             }
             table(pairs)
         }
+        Schedule::Periodic {
+            initial,
+            add,
+            remove,
+            every_s,
+            from_s,
+            to_s,
+        } => table(vec![
+            ("kind", s("periodic")),
+            ("initial", i(*initial)),
+            ("add", i(*add)),
+            ("remove", i(*remove)),
+            ("every_s", f(*every_s)),
+            ("from_s", f(*from_s)),
+            ("to_s", f(*to_s)),
+        ]),
+        Schedule::Poisson {
+            rate_per_s,
+            window_s,
+        } => table(vec![
+            ("kind", s("poisson")),
+            ("rate_per_s", f(*rate_per_s)),
+            ("window_s", floats(window_s)),
+        ]),
+    }
+}
+
+/// A queue spec as a `[queue]` table.
+fn queue(q: &QueueSpec) -> Value {
+    table(
+        [
+            ("aqm", s(q.aqm)),
+            ("limit_pkts", i(q.limit_pkts)),
+            ("limit_bytes", i(q.limit_bytes as i64)),
+            ("ecn", Value::Boolean(q.ecn)),
+        ]
+        .into_iter()
+        .chain(
+            q.params
+                .iter()
+                .map(|(name, t)| (*name, Value::Table(t.clone()))),
+        )
+        .collect(),
+    )
+}
+
+/// The access-link keys every topology shares.
+fn access_links(a: &AccessLinks) -> [(&'static str, Value); 5] {
+    [
+        ("access_rate_mbps", f(a.access_rate_mbps)),
+        ("sender_delay_ms", delay(&a.sender_delay_ms)),
+        ("receiver_delay_ms", delay(&a.receiver_delay_ms)),
+        ("router_buffer_pkts", i(a.router_buffer_pkts)),
+        ("host_buffer_pkts", i(a.host_buffer_pkts)),
+    ]
+}
+
+fn topology(t: &Topology) -> Value {
+    match t {
+        Topology::Dumbbell(d) => {
+            let mut pairs = vec![
+                ("kind", s("dumbbell")),
+                ("bottleneck_rate_mbps", f(d.bottleneck_rate_mbps)),
+                ("bottleneck_delay_ms", f(d.bottleneck_delay_ms)),
+            ];
+            pairs.extend(access_links(&d.access));
+            table(pairs)
+        }
+        Topology::Chain(c) => {
+            let links = c
+                .links
+                .iter()
+                .map(|l| {
+                    let mut pairs =
+                        vec![("rate_mbps", f(l.rate_mbps)), ("delay_ms", f(l.delay_ms))];
+                    if !l.queue_overrides.is_empty() {
+                        pairs.push(("queue", Value::Table(l.queue_overrides.clone())));
+                    }
+                    if let Some((_, overrides)) = &l.reverse_queue {
+                        pairs.push(("reverse_queue", Value::Table(overrides.clone())));
+                    }
+                    table(pairs)
+                })
+                .collect();
+            let mut pairs = vec![
+                ("kind", s("chain")),
+                (
+                    "routers",
+                    Value::Array(c.routers.iter().map(|r| s(r)).collect()),
+                ),
+                ("links", Value::Array(links)),
+            ];
+            pairs.extend(access_links(&c.access));
+            table(pairs)
+        }
     }
 }
 
 /// The scenario as a TOML document.
 pub fn to_toml(sc: &Scenario) -> String {
-    let t = &sc.topology;
-    let q = &sc.queue;
     let m = &sc.measure;
     let mut measure = vec![
         ("window", floats(&m.window_s)),
@@ -188,42 +341,19 @@ pub fn to_toml(sc: &Scenario) -> String {
     if let Some(target) = m.target_queue_pkts {
         measure.push(("target_queue_pkts", f(target)));
     }
+    // The bins only matter to finite flows; other scenarios keep the text they always had.
+    let finite = |g: &FlowGroup| matches!(g.source, Source::TcpFinite { .. });
+    if sc.traffic.groups.iter().any(finite) {
+        let edges = m.fct_bins_bytes.iter().map(|&b| i(b as i64)).collect();
+        measure.push(("fct_bins_bytes", Value::Array(edges)));
+    }
     let root = table(vec![
         ("name", s(&sc.name)),
         ("description", s(&sc.description)),
         ("duration_s", f(sc.duration_s)),
         ("seed", seed(sc.seed)),
-        (
-            "topology",
-            table(vec![
-                ("kind", s("dumbbell")),
-                ("bottleneck_rate_mbps", f(t.bottleneck_rate_mbps)),
-                ("bottleneck_delay_ms", f(t.bottleneck_delay_ms)),
-                ("access_rate_mbps", f(t.access_rate_mbps)),
-                ("sender_delay_ms", delay(&t.sender_delay_ms)),
-                ("receiver_delay_ms", delay(&t.receiver_delay_ms)),
-                ("router_buffer_pkts", i(t.router_buffer_pkts)),
-                ("host_buffer_pkts", i(t.host_buffer_pkts)),
-            ]),
-        ),
-        (
-            "queue",
-            table(
-                [
-                    ("aqm", s(q.aqm)),
-                    ("limit_pkts", i(q.limit_pkts)),
-                    ("limit_bytes", i(q.limit_bytes as i64)),
-                    ("ecn", Value::Boolean(q.ecn)),
-                ]
-                .into_iter()
-                .chain(
-                    q.params
-                        .iter()
-                        .map(|(name, t)| (*name, Value::Table(t.clone()))),
-                )
-                .collect(),
-            ),
-        ),
+        ("topology", topology(&sc.topology)),
+        ("queue", queue(&sc.queue)),
         ("tcp", tcp(&sc.tcp)),
         ("traffic", traffic(&sc.traffic)),
         ("measure", table(measure)),

@@ -55,9 +55,29 @@ pub fn read(
         cwnd_flows,
         target_queue_pkts,
         settle_band: s.f64("settle_band", Some(0.2), Range::LeftOpen(0.0, 1.0))?,
+        fct_bins_bytes: fct_bins(&mut s)?,
     };
     s.finish()?;
     Ok(m)
+}
+
+/// The default upper edges of the flow-completion-time size bins, bytes: 10 kB, 100 kB and
+/// 1 MB (short, medium and long web objects, and the bulk above).
+pub const FCT_BINS_BYTES: [u64; 3] = [10_000, 100_000, 1_000_000];
+
+/// `fct_bins_bytes`: increasing whole numbers of bytes, at most 64 of them.
+fn fct_bins(s: &mut Section) -> Result<Vec<u64>, ScenarioError> {
+    const KEY: &str = "fct_bins_bytes";
+    let default = FCT_BINS_BYTES.iter().map(|&b| b as f64).collect();
+    let edges = s.f64_list(KEY, Some(default), Range::Closed(1.0, 1e15))?;
+    let whole = edges.iter().all(|x| x.fract() == 0.0);
+    if !whole || edges.len() > 64 || edges.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(s.error(
+            KEY,
+            "must be at most 64 increasing whole numbers of bytes in [1, 1e15]",
+        ));
+    }
+    Ok(edges.into_iter().map(|x| x as u64).collect())
 }
 
 /// The time-series step: at least 1 µs, and at most [`MAX_SAMPLES`] samples over the run.

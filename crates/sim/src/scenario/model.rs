@@ -14,9 +14,10 @@ pub struct Scenario {
     pub duration_s: f64,
     /// Seed of every random stream of the run.
     pub seed: u64,
-    /// The dumbbell network.
-    pub topology: Dumbbell,
-    /// The bottleneck queue and its AQM.
+    /// The network.
+    pub topology: Topology,
+    /// The bottleneck queue and its AQM (`[queue]`): the dumbbell's, and what each chain
+    /// link's `queue` amends.
     pub queue: QueueSpec,
     /// TCP settings of every flow.
     pub tcp: TcpConfig,
@@ -26,6 +27,49 @@ pub struct Scenario {
     pub measure: Measure,
 }
 
+/// The network a scenario runs on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Topology {
+    /// One bottleneck between two routers.
+    Dumbbell(Dumbbell),
+    /// Routers in a line (a parking lot), each flow group entering and leaving at its own.
+    Chain(Chain),
+}
+
+/// Names of the topology kinds.
+pub const TOPOLOGY_NAMES: &[&str] = &["dumbbell", "chain"];
+
+impl Topology {
+    /// The topology's default sender and receiver access delays, ms.
+    pub fn access_delays_ms(&self) -> (&DelaySpec, &DelaySpec) {
+        match self {
+            Topology::Dumbbell(Dumbbell { access: a, .. })
+            | Topology::Chain(Chain { access: a, .. }) => {
+                (&a.sender_delay_ms, &a.receiver_delay_ms)
+            }
+        }
+    }
+}
+
+impl Scenario {
+    /// Every managed queue of the network with its link rate (b/s), in port order: the
+    /// dumbbell's bottleneck; a chain's links, each forward then reverse when it has one.
+    pub fn queues(&self) -> Vec<(&QueueSpec, f64)> {
+        match &self.topology {
+            Topology::Dumbbell(d) => vec![(&self.queue, d.bottleneck_rate_mbps * 1e6)],
+            Topology::Chain(c) => c
+                .links
+                .iter()
+                .flat_map(|l| {
+                    let rate_bps = l.rate_mbps * 1e6;
+                    std::iter::once((&l.queue, rate_bps))
+                        .chain(l.reverse_queue.as_ref().map(|(q, _)| (q, rate_bps)))
+                })
+                .collect(),
+        }
+    }
+}
+
 /// N senders → R1 → R2 → N receivers, one sender and one receiver per flow.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dumbbell {
@@ -33,16 +77,53 @@ pub struct Dumbbell {
     pub bottleneck_rate_mbps: f64,
     /// One-way propagation delay of the bottleneck, ms.
     pub bottleneck_delay_ms: f64,
+    /// The access links and the drop-tail buffers of every other port.
+    pub access: AccessLinks,
+}
+
+/// The hosts' links and the plain drop-tail buffers of a topology.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccessLinks {
     /// Capacity of every access link, Mb/s.
     pub access_rate_mbps: f64,
-    /// Propagation delay of each sender's access link, ms.
+    /// Propagation delay of each sender's access link, ms (a group may set its own).
     pub sender_delay_ms: DelaySpec,
-    /// Propagation delay of each receiver's access link, ms.
+    /// Propagation delay of each receiver's access link, ms (a group may set its own).
     pub receiver_delay_ms: DelaySpec,
-    /// Drop-tail buffer of every router port except the bottleneck's, packets.
+    /// Drop-tail buffer of every router port without a managed queue, packets.
     pub router_buffer_pkts: u32,
     /// Drop-tail buffer of every host's network interface, packets.
     pub host_buffer_pkts: u32,
+}
+
+/// Routers `routers[0] — routers[1] — …` joined by `links` (link i joins routers i and
+/// i + 1); each flow's sender and receiver hang off its group's ingress and egress routers by
+/// their own access links.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chain {
+    /// Router names, in order along the chain (unique).
+    pub routers: Vec<String>,
+    /// The links between consecutive routers.
+    pub links: Vec<ChainLink>,
+    /// The access links and the drop-tail buffers of every other port.
+    pub access: AccessLinks,
+}
+
+/// One link of a chain, with the queue of its forward port (toward the last router) and,
+/// optionally, of its reverse port.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainLink {
+    /// Capacity, Mb/s.
+    pub rate_mbps: f64,
+    /// One-way propagation delay, ms.
+    pub delay_ms: f64,
+    /// The forward port's queue: `[queue]` amended by the link's `queue` keys.
+    pub queue: QueueSpec,
+    /// The keys the link's `queue` table sets, as written.
+    pub queue_overrides: Table,
+    /// The reverse port's queue, when the link sets `reverse_queue` (`[queue]` amended by
+    /// it, with the keys as written); without it the reverse port is plain drop tail.
+    pub reverse_queue: Option<(QueueSpec, Table)>,
 }
 
 /// A value drawn per flow: a link delay, or a flow's duration.
@@ -105,10 +186,60 @@ pub struct FlowGroup {
     /// How long each flow runs before it stops, seconds, drawn per flow (None: as its
     /// schedule says).
     pub flow_duration_s: Option<DelaySpec>,
+    /// Ingress and egress routers of a chain (None: the chain's first and last; always None on
+    /// a dumbbell).
+    pub path: Option<[String; 2]>,
+    /// What the group's flows send.
+    pub source: Source,
     /// The keys the group sets on top of `[tcp]`, as written.
     pub tcp_overrides: Table,
     /// The group's TCP: `[tcp]` with those keys replaced.
     pub tcp: TcpConfig,
+}
+
+/// What each flow of a group sends, and over which transport.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// TCP with unlimited data (a long-lived bulk transfer).
+    TcpBulk,
+    /// TCP carrying one object of a size drawn per flow; the flow completes when all of it is
+    /// acknowledged.
+    TcpFinite { size: SizeSpec },
+    /// UDP at a constant bit rate (ns-2's `Application/Traffic/CBR`).
+    UdpCbr {
+        rate_kbps: f64,
+        packet_bytes: u32,
+        /// Each gap is varied by a uniform ±50 % (ns-2's `random_`).
+        random: bool,
+    },
+    /// UDP with exponential ON and OFF periods (ns-2's `Application/Traffic/Exponential`).
+    UdpOnOff {
+        rate_kbps: f64,
+        packet_bytes: u32,
+        on_mean_s: f64,
+        off_mean_s: f64,
+    },
+}
+
+impl Source {
+    /// Whether the flows run TCP.
+    pub fn is_tcp(&self) -> bool {
+        matches!(self, Source::TcpBulk | Source::TcpFinite { .. })
+    }
+}
+
+/// Names of the transports.
+pub const TRANSPORT_NAMES: &[&str] = &["tcp", "udp"];
+
+/// The size of a finite TCP flow's object, drawn per flow.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SizeSpec {
+    /// Every flow the same, bytes.
+    Fixed { bytes: u64 },
+    /// Exponential with the given mean, bytes.
+    Exponential { mean_bytes: f64 },
+    /// Pareto with the given mean and shape (> 1), bytes.
+    Pareto { mean_bytes: f64, shape: f64 },
 }
 
 /// How the number of active flows evolves.
@@ -131,10 +262,29 @@ pub enum Schedule {
         start_window_s: [f64; 2],
         stop_window_s: Option<[f64; 2]>,
     },
+    /// `initial` flows at 0, then `add` flows started (or `remove` stopped) every `every_s`
+    /// from `from_s` to `to_s` (both included).
+    Periodic {
+        initial: u32,
+        add: u32,
+        remove: u32,
+        every_s: f64,
+        from_s: f64,
+        to_s: f64,
+    },
+    /// New flows arriving as a Poisson process of `rate_per_s` over `window_s`.
+    Poisson { rate_per_s: f64, window_s: [f64; 2] },
 }
 
 /// Names of the schedule kinds.
-pub const SCHEDULE_NAMES: &[&str] = &["constant", "betared_steps", "events", "random"];
+pub const SCHEDULE_NAMES: &[&str] = &[
+    "constant",
+    "betared_steps",
+    "events",
+    "random",
+    "periodic",
+    "poisson",
+];
 
 /// At `t_s`, start `add` new flows and stop the `remove` most recently started ones.
 #[derive(Clone, Debug, PartialEq)]
@@ -160,4 +310,7 @@ pub struct Measure {
     pub target_queue_pkts: Option<f64>,
     /// Settled means the 1-s mean queue stays within ±this fraction of the target.
     pub settle_band: f64,
+    /// Upper edges of the size bins of the flow-completion-time table, bytes (increasing; a
+    /// last bin takes every larger flow).
+    pub fct_bins_bytes: Vec<u64>,
 }

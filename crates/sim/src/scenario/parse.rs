@@ -7,8 +7,9 @@ use super::error::ScenarioError;
 use super::measure;
 use super::model::*;
 use super::overrides::Overridden;
+use super::parse_topology::{self, BaseQueue};
 use super::parse_traffic;
-use super::reader::{as_f64, num, type_name, Range, Section};
+use super::reader::{as_f64, type_name, Range, Section};
 use crate::tcp::config::{
     CcKind, EcnResponse, RecoveryExit, RecoveryKind, RttEstimatorKind, TcpConfig, WindowGrowth,
     WindowReduction, PRESETS,
@@ -29,10 +30,6 @@ const MIN_DURATION_S: f64 = 1e-6;
 /// The shortest retransmission and delayed-ACK timeouts, seconds (1 µs).
 const MIN_TIMEOUT_S: f64 = 1e-6;
 
-/// The slowest link, Mb/s (1 b/s: slower rounds to 0 b/s). The largest packet (65535 bytes)
-/// then takes at most 524280 s, well inside the clock's range.
-const MIN_RATE_MBPS: f64 = 1e-6;
-
 /// Read and validate a whole scenario; `overridden` names the keys that overrides set.
 pub fn scenario(table: &Table, overridden: &Overridden) -> Result<Scenario, ScenarioError> {
     let mut root = Section::root(table);
@@ -45,11 +42,22 @@ pub fn scenario(table: &Table, overridden: &Overridden) -> Result<Scenario, Scen
     )?;
     let seed = seed(&mut root)?;
     let tcp = tcp(root.section("tcp")?)?;
-    let topology = dumbbell(root.section("topology")?, &tcp)?;
     let queue = queue(root.section("queue")?)?;
+    let base_queue = BaseQueue {
+        table: table.get("queue").and_then(Value::as_table),
+        spec: &queue,
+    };
+    let topology = parse_topology::topology(root.section("topology")?, &base_queue, &tcp)?;
     let tcp_table = table.get("tcp").and_then(Value::as_table);
-    let traffic = parse_traffic::traffic(root.section("traffic")?, duration_s, tcp_table, &tcp)?;
-    let n_flows = traffic::flow_count(&traffic, duration_s);
+    let traffic = parse_traffic::traffic(
+        root.section("traffic")?,
+        duration_s,
+        seed,
+        &topology,
+        tcp_table,
+        &tcp,
+    )?;
+    let n_flows = traffic::flow_count(&traffic, duration_s, seed);
     let measure = measure::read(root.section("measure")?, duration_s, n_flows, overridden)?;
     root.finish()?;
     Ok(Scenario {
@@ -88,51 +96,6 @@ fn seed(s: &mut Section) -> Result<u64, ScenarioError> {
             .ok_or_else(|| s.error("seed", format!("{}, got \"{text}\"", allowed()))),
         Some(v) => Err(s.error("seed", format!("{}, got {}", allowed(), type_name(v)))),
     }
-}
-
-fn dumbbell(mut s: Section, tcp: &TcpConfig) -> Result<Dumbbell, ScenarioError> {
-    s.choice("kind", &["dumbbell"], Some("dumbbell"))?;
-    let d = Dumbbell {
-        bottleneck_rate_mbps: rate(&mut s, "bottleneck_rate_mbps", 50.0, tcp)?,
-        bottleneck_delay_ms: s.f64(
-            "bottleneck_delay_ms",
-            Some(10.0),
-            Range::Closed(0.0, MAX_TIME_MS),
-        )?,
-        access_rate_mbps: rate(&mut s, "access_rate_mbps", 100.0, tcp)?,
-        sender_delay_ms: delay_spec(&mut s, "sender_delay_ms")?,
-        receiver_delay_ms: delay_spec(&mut s, "receiver_delay_ms")?,
-        router_buffer_pkts: s.int("router_buffer_pkts", Some(1000), 1, U32_MAX)? as u32,
-        host_buffer_pkts: s.int("host_buffer_pkts", Some(1000), 1, U32_MAX)? as u32,
-    };
-    s.finish()?;
-    Ok(d)
-}
-
-/// A link rate in Mb/s: at least [`MIN_RATE_MBPS`], and slow enough that the smallest
-/// packet of `tcp` takes at least half a nanosecond (its transmission time does not round to
-/// 0 ns).
-fn rate(
-    s: &mut Section,
-    key: &'static str,
-    default: f64,
-    tcp: &TcpConfig,
-) -> Result<f64, ScenarioError> {
-    let mbps = s.f64(key, Some(default), Range::Positive)?;
-    let min_bytes = tcp.ack_bytes.min(tcp.packet_bytes);
-    let hi = f64::from(min_bytes) * 8.0 * 2e9 / 1e6;
-    if (MIN_RATE_MBPS..=hi).contains(&mbps) {
-        return Ok(mbps);
-    }
-    Err(s.error(
-        key,
-        format!(
-            "must be a number in [{}, {}]: below, the rate rounds to 0 b/s; above, a {min_bytes}-byte \
-             packet's transmission time rounds to 0 ns",
-            num(MIN_RATE_MBPS),
-            num(hi)
-        ),
-    ))
 }
 
 /// A delay: a number, `{ uniform = [lo, hi] }` or `{ list = [...] }`; 1 ms when absent.
@@ -192,7 +155,7 @@ pub fn queue_spec(table: &Table) -> Result<QueueSpec, ScenarioError> {
     queue(Section::root(table))
 }
 
-fn queue(mut s: Section) -> Result<QueueSpec, ScenarioError> {
+pub(super) fn queue(mut s: Section) -> Result<QueueSpec, ScenarioError> {
     let aqm = s.choice("aqm", aqm::registry::names(), Some("droptail"))?;
     let limit_pkts = s.int("limit_pkts", Some(1000), 1, U32_MAX)? as u32;
     let limit_bytes = s.int("limit_bytes", Some(0), 0, i64::MAX)? as u64;

@@ -1,21 +1,26 @@
 //! The `[traffic]` table: one schedule of flows (`[traffic.schedule]`), or groups of flows
-//! (`[[traffic.groups]]`), each with its own schedule, start jitter, access delays, flow
-//! durations and TCP settings on top of `[tcp]`.
+//! (`[[traffic.groups]]`), each with its own schedule, start jitter, path through a chain,
+//! access delays, flow durations, transport and source, and TCP settings on top of `[tcp]`.
 
 use super::error::ScenarioError;
 use super::model::*;
 use super::parse::{delay_spec, per_flow_spec, tcp, MAX_FLOWS};
-use super::reader::{array_of_tables, Range, Section};
+use super::parse_schedule::schedule;
+use super::parse_source::source;
+use super::reader::{array_of_tables, type_name, Range, Section};
 use crate::tcp::config::TcpConfig;
 use crate::time::MAX_TIME_S;
 use crate::traffic;
 use toml::{Table, Value};
 
-/// Read `[traffic]`; `tcp_table` is the scenario's `[tcp]` table, which a group's `tcp` table
-/// amends, and `base_tcp` what it resolved to (the TCP of a group that amends nothing).
+/// Read `[traffic]` for a run of `duration_s` with `seed` on `topology`; `tcp_table` is the
+/// scenario's `[tcp]` table, which a group's `tcp` table amends, and `base_tcp` what it
+/// resolved to (the TCP of a group that amends nothing).
 pub fn traffic(
     mut s: Section,
     duration_s: f64,
+    seed: u64,
+    topology: &Topology,
     tcp_table: Option<&Table>,
     base_tcp: &TcpConfig,
 ) -> Result<Traffic, ScenarioError> {
@@ -43,6 +48,11 @@ pub fn traffic(
                 None
             };
             let schedule = schedule(g.section("schedule")?, duration_s)?;
+            let path = path(&mut g, topology)?;
+            let source = source(&mut g)?;
+            if !source.is_tcp() && g.has("tcp") {
+                return Err(g.error("tcp", "a UDP group takes no tcp table"));
+            }
             let (tcp_overrides, tcp) = group_tcp(&mut g, tcp_table, base_tcp)?;
             g.finish()?;
             groups.push(FlowGroup {
@@ -52,6 +62,8 @@ pub fn traffic(
                 sender_delay_ms,
                 receiver_delay_ms,
                 flow_duration_s,
+                path,
+                source,
                 tcp_overrides,
                 tcp,
             });
@@ -73,13 +85,15 @@ pub fn traffic(
                 sender_delay_ms: None,
                 receiver_delay_ms: None,
                 flow_duration_s: None,
+                path: None,
+                source: Source::TcpBulk,
                 tcp_overrides: Table::new(),
                 tcp: base_tcp.clone(),
             }],
             single: true,
         }
     };
-    if traffic::flow_count(&t, duration_s) as i64 > MAX_FLOWS {
+    if traffic::flow_count(&t, duration_s, seed) as i64 > MAX_FLOWS {
         return Err(s.error(
             if t.single { "schedule" } else { "groups" },
             format!("brings the run to more than {MAX_FLOWS} flows"),
@@ -87,6 +101,48 @@ pub fn traffic(
     }
     s.finish()?;
     Ok(t)
+}
+
+/// A group's `path = [ingress, egress]`: two different routers of the chain (None: absent,
+/// the chain's first and last). A dumbbell takes none.
+fn path(g: &mut Section, topology: &Topology) -> Result<Option<[String; 2]>, ScenarioError> {
+    let Some(v) = g.value("path") else {
+        return Ok(None);
+    };
+    let Topology::Chain(chain) = topology else {
+        return Err(g.error(
+            "path",
+            "only a chain topology has routers to enter and leave by; a dumbbell takes no path",
+        ));
+    };
+    let allowed = || {
+        format!(
+            "must be [ingress, egress]: two of {}",
+            chain.routers.join(", ")
+        )
+    };
+    let names: Vec<&str> = match v {
+        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+        other => return Err(g.error("path", format!("{}, got {}", allowed(), type_name(other)))),
+    };
+    if names.len() != 2 || v.as_array().is_some_and(|a| a.len() != 2) {
+        return Err(g.error("path", allowed()));
+    }
+    for name in &names {
+        if !chain.routers.iter().any(|r| r == name) {
+            return Err(g.error(
+                "path",
+                format!("\"{name}\" is not a router of the chain; {}", allowed()),
+            ));
+        }
+    }
+    if names[0] == names[1] {
+        return Err(g.error(
+            "path",
+            format!("enters and leaves at \"{}\": no link to cross", names[0]),
+        ));
+    }
+    Ok(Some([names[0].to_string(), names[1].to_string()]))
 }
 
 /// A group's own access delay, if it sets one.
@@ -115,83 +171,4 @@ fn group_tcp(
     merged.extend(overrides.clone());
     let config = tcp(Section::detached(&path, Some(&merged)))?;
     Ok((overrides, config))
-}
-
-/// A schedule table.
-fn schedule(mut sch: Section, duration_s: f64) -> Result<Schedule, ScenarioError> {
-    let schedule = match sch.choice("kind", SCHEDULE_NAMES, None)? {
-        "constant" => Schedule::Constant {
-            flows: sch.int("flows", None, 1, MAX_FLOWS)? as u32,
-        },
-        "betared_steps" => Schedule::BetaredSteps {
-            n_base: sch.int("n_base", Some(100), 0, MAX_FLOWS)? as u32,
-            n_mid: sch.int("n_mid", Some(200), 0, MAX_FLOWS)? as u32,
-            n_max: sch.int("n_max", None, 0, MAX_FLOWS)? as u32,
-            phase_s: sch.f64("phase_s", Some(50.0), Range::LeftOpen(0.0, MAX_TIME_S))?,
-        },
-        "events" => {
-            let mut changes = Vec::new();
-            let mut added = 0;
-            for mut e in array_of_tables(&mut sch, "events")? {
-                let change = FlowChange {
-                    t_s: e.f64("t_s", None, Range::Closed(0.0, duration_s))?,
-                    add: e.int("add", Some(0), 0, MAX_FLOWS)? as u32,
-                    remove: e.int("remove", Some(0), 0, MAX_FLOWS)? as u32,
-                };
-                added += i64::from(change.add);
-                if added > MAX_FLOWS {
-                    return Err(e.error(
-                        "add",
-                        format!("brings the run to more than {MAX_FLOWS} flows"),
-                    ));
-                }
-                e.finish()?;
-                changes.push(change);
-            }
-            if changes.windows(2).any(|w| w[1].t_s < w[0].t_s) {
-                return Err(sch.error("events", "must be in order of t_s"));
-            }
-            Schedule::Events(changes)
-        }
-        _ => {
-            let flows = sch.int("flows", None, 1, MAX_FLOWS)? as u32;
-            let start_window_s = window(&mut sch, "start_window_s", duration_s)?
-                .ok_or_else(|| sch.error("start_window_s", "is required"))?;
-            let stop_window_s = window(&mut sch, "stop_window_s", duration_s)?;
-            if let Some(stop) = stop_window_s {
-                if stop[0] < start_window_s[1] {
-                    return Err(sch.error(
-                        "stop_window_s",
-                        "must begin at or after the end of start_window_s",
-                    ));
-                }
-            }
-            Schedule::Random {
-                flows,
-                start_window_s,
-                stop_window_s,
-            }
-        }
-    };
-    sch.finish()?;
-    Ok(schedule)
-}
-
-/// An optional `[lo, hi]` pair inside [0, duration].
-fn window(
-    s: &mut Section,
-    key: &'static str,
-    duration_s: f64,
-) -> Result<Option<[f64; 2]>, ScenarioError> {
-    if !s.has(key) {
-        return Ok(None);
-    }
-    let v = s.f64_list(key, None, Range::Closed(0.0, duration_s))?;
-    if v.len() != 2 || v[0] > v[1] {
-        return Err(s.error(
-            key,
-            format!("must be [start, end] with 0 <= start <= end <= duration_s ({duration_s})"),
-        ));
-    }
-    Ok(Some([v[0], v[1]]))
 }

@@ -172,7 +172,19 @@ impl Sender {
     /// The application starts offering unlimited data: open the connection (a SYN, when the
     /// configuration asks for a handshake) or start sending.
     pub fn start(&mut self, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
-        self.app_limit = u32::MAX;
+        self.start_object(u32::MAX, now_ns, cfg, out);
+    }
+
+    /// Like [`Sender::start`], with the application offering `segments` segments in all
+    /// (`u32::MAX`: unlimited).
+    pub fn start_object(
+        &mut self,
+        segments: u32,
+        now_ns: u64,
+        cfg: &TcpConfig,
+        out: &mut Vec<Packet>,
+    ) {
+        self.app_limit = segments;
         if cfg.handshake {
             self.connection = Connection::SynSent {
                 syns: 0,
@@ -188,6 +200,11 @@ impl Sender {
     /// The application stops offering new data; what was sent is still delivered reliably.
     pub fn stop(&mut self) {
         self.app_limit = self.board.high();
+    }
+
+    /// Every segment the application offered is acknowledged (never for unlimited data).
+    pub fn all_acked(&self) -> bool {
+        self.board.una() >= self.app_limit
     }
 
     /// Congestion window, segments.

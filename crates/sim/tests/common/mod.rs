@@ -1,4 +1,5 @@
-//! What several test files check on whole runs.
+//! What several test files check on whole runs (each test binary uses its own part).
+#![allow(dead_code)]
 
 use sim::result::{Column, RunResult};
 
@@ -53,6 +54,70 @@ pub fn check_invariants(r: &RunResult, limit_pkts: f64, rate_bps: f64, pkt_bytes
                     "aqm_p outside [0, 1]"
                 );
             }
+        }
+    }
+}
+
+/// The column `name` of `t` as floats (integers converted).
+pub fn col(t: &sim::result::Table, name: &str) -> Vec<f64> {
+    match t.columns.iter().find(|(n, _)| n == name) {
+        Some((_, Column::Floats(v))) => v.clone(),
+        Some((_, Column::Ints(v))) => v.iter().map(|&x| x as f64).collect(),
+        _ => panic!("no numeric column {name}"),
+    }
+}
+
+/// Invariants of every measured port, for a run whose window covers the whole run: the
+/// counting identity, the queue bound (`limits[k]` packets), the link rate, fractions in
+/// [0, 1]; and of every group and completion-time row: fractions in [0, 1], ordered
+/// quantiles.
+pub fn check_port_invariants(r: &RunResult, limits: &[f64]) {
+    let p = &r.ports;
+    let window_s = m(r, "window_end_s") - m(r, "window_start_s");
+    let (arr, dep, drops, end) = (
+        col(p, "arrivals"),
+        col(p, "departures"),
+        col(p, "drops"),
+        col(p, "queue_end_pkts"),
+    );
+    assert_eq!(arr.len(), limits.len(), "one row per measured port");
+    for k in 0..arr.len() {
+        assert_eq!(
+            arr[k],
+            dep[k] + drops[k] + end[k],
+            "port {k}: counting identity"
+        );
+        assert!(
+            col(p, "max_queue_pkts")[k] <= limits[k],
+            "port {k}: queue bound"
+        );
+        let bits = col(p, "throughput_mbps")[k] * 1e6 * window_s;
+        let capacity = col(p, "rate_mbps")[k] * 1e6 * window_s;
+        assert!(
+            bits <= capacity + 65_535.0 * 8.0,
+            "port {k}: above its rate"
+        );
+        for c in ["drop_rate", "mark_rate", "link_efficiency"] {
+            assert!((0.0..=1.0).contains(&col(p, c)[k]), "port {k}: {c}");
+        }
+    }
+    for c in ["loss_rate", "jain_fairness"] {
+        assert!(
+            col(&r.groups, c).iter().all(|x| (0.0..=1.0).contains(x)),
+            "{c}"
+        );
+    }
+    let f = &r.fct;
+    let (flows, done) = (col(f, "flows"), col(f, "completed"));
+    let (med, p95, p99) = (
+        col(f, "fct_median_s"),
+        col(f, "fct_p95_s"),
+        col(f, "fct_p99_s"),
+    );
+    for i in 0..flows.len() {
+        assert!(done[i] <= flows[i] && flows[i] > 0.0);
+        if done[i] > 0.0 {
+            assert!(0.0 < med[i] && med[i] <= p95[i] && p95[i] <= p99[i]);
         }
     }
 }

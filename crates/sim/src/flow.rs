@@ -1,0 +1,91 @@
+//! One flow of a run: its group, ends, plan, the transport agent that sends and receives its
+//! packets, its pending timers and its statistics.
+
+use crate::metrics::flow_stats::FlowStats;
+use crate::net::built::FlowEnds;
+use crate::scenario::Source;
+use crate::tcp::config::TcpConfig;
+use crate::tcp::receiver::Receiver;
+use crate::tcp::sender::Sender;
+use crate::traffic::FlowPlan;
+use crate::udp::UdpSource;
+
+/// The transport endpoints of a flow. TCP, the common case, is held inline (boxing it would
+/// add a pointer chase to every packet); a UDP flow leaves the difference unused.
+#[allow(clippy::large_enum_variant)]
+pub enum Agent {
+    /// A TCP connection: the sender and receiver.
+    Tcp { sender: Sender, receiver: Receiver },
+    /// A UDP source; its receiver only counts (in the flow's statistics).
+    Udp(UdpSource),
+}
+
+/// One flow.
+pub struct Flow {
+    /// Index of its group.
+    pub group: u32,
+    /// Sender and receiver hosts.
+    pub ends: FlowEnds,
+    /// When it starts and stops, and its size if finite.
+    pub plan: FlowPlan,
+    /// Its endpoints.
+    pub agent: Agent,
+    /// Time of the pending sender event (TCP: Rto; UDP: Emit), if one is queued.
+    pub sender_event_ns: Option<u64>,
+    /// Time of the pending DelAck event, if one is queued.
+    pub delack_event_ns: Option<u64>,
+    /// Started, and neither stopped nor completed.
+    pub active: bool,
+    /// When a finite flow's last byte was acknowledged, ns.
+    pub completed_ns: Option<u64>,
+    /// Receiver-side statistics.
+    pub stats: FlowStats,
+}
+
+impl Flow {
+    /// Flow `id` of `group` from `ends.sender` to `ends.receiver`, sending as `source` says
+    /// with TCP settings `tcp`; UDP draws come from `seed`'s stream "udp"/`id`.
+    pub fn new(
+        id: u32,
+        group: u32,
+        ends: FlowEnds,
+        plan: FlowPlan,
+        source: &Source,
+        tcp: &TcpConfig,
+        seed: u64,
+    ) -> Self {
+        let agent = if source.is_tcp() {
+            Agent::Tcp {
+                sender: Sender::new(id, ends.receiver, tcp),
+                receiver: Receiver::new(id, ends.sender),
+            }
+        } else {
+            Agent::Udp(UdpSource::new(id, ends.receiver, source, seed))
+        };
+        Flow {
+            group,
+            ends,
+            plan,
+            agent,
+            sender_event_ns: None,
+            delack_event_ns: None,
+            active: false,
+            completed_ns: None,
+            stats: FlowStats::default(),
+        }
+    }
+
+    /// The TCP sender, if the flow runs TCP.
+    pub fn tcp_sender(&self) -> Option<&Sender> {
+        match &self.agent {
+            Agent::Tcp { sender, .. } => Some(sender),
+            Agent::Udp(_) => None,
+        }
+    }
+
+    /// Segments a finite flow of `size_bytes` carries with `tcp`'s payload (at least 1).
+    pub fn segments(size_bytes: u64, tcp: &TcpConfig) -> u32 {
+        let payload = u64::from(tcp.payload_bytes());
+        u32::try_from(size_bytes.div_ceil(payload).max(1)).unwrap_or(u32::MAX - 1)
+    }
+}

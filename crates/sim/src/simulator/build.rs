@@ -1,0 +1,142 @@
+//! Laying out a run: the flows' plans, the network from the topology's builder (each managed
+//! port with its own AQM, timer and random stream), the flows' endpoints and the first events.
+
+use super::Simulation;
+use crate::aqm_factory;
+use crate::events::{Event, EventQueue};
+use crate::flow::Flow;
+use crate::metrics::counts::PacketCounts;
+use crate::metrics::port_series::PortSeries;
+use crate::metrics::port_stats::PortStats;
+use crate::metrics::series::Series;
+use crate::metrics::window::Window;
+use crate::net::built::{BuiltNet, FlowAccess};
+use crate::net::managed_port::ManagedQueue;
+use crate::net::{chain, dumbbell};
+use crate::scenario::{QueueSpec, Scenario, ScenarioError, Topology};
+use crate::time::{ms_to_ns, s_to_ns};
+use crate::traffic::{self, FlowPlan};
+use aqm::{Aqm, Rng};
+
+/// Where each flow attaches, by flow id: its group's access delays (or the topology's) and
+/// its path through a chain as router indices.
+fn flow_access<'a>(sc: &'a Scenario, plans: &[(u32, FlowPlan)]) -> Vec<FlowAccess<'a>> {
+    let groups = &sc.traffic.groups;
+    let (sender_default, receiver_default) = sc.topology.access_delays_ms();
+    let router_index = |name: &str| match &sc.topology {
+        Topology::Chain(c) => c.routers.iter().position(|r| r == name).unwrap_or(0),
+        Topology::Dumbbell(_) => 0,
+    };
+    let last_router = match &sc.topology {
+        Topology::Chain(c) => c.routers.len() - 1,
+        Topology::Dumbbell(_) => 1,
+    };
+    let mut in_group = vec![0u32; groups.len()];
+    plans
+        .iter()
+        .map(|&(g, _)| {
+            let group = &groups[g as usize];
+            let index_in_group = in_group[g as usize];
+            in_group[g as usize] += 1;
+            FlowAccess {
+                sender_ms: group.sender_delay_ms.as_ref().unwrap_or(sender_default),
+                receiver_ms: group.receiver_delay_ms.as_ref().unwrap_or(receiver_default),
+                index_in_group,
+                path: group.path.as_ref().map_or((0, last_router), |[a, b]| {
+                    (router_index(a), router_index(b))
+                }),
+            }
+        })
+        .collect()
+}
+
+impl Simulation {
+    /// Build a simulation of a validated scenario; `custom` replaces the AQM of the first
+    /// measured port.
+    pub(super) fn build(
+        scenario: Scenario,
+        mut custom: Option<Box<dyn Aqm>>,
+    ) -> Result<Self, ScenarioError> {
+        let seed = scenario.seed;
+        let window = Window::from_s(scenario.measure.window_s[0], scenario.measure.window_s[1]);
+        let plans = traffic::plan(&scenario.traffic, scenario.duration_s, seed)?;
+        let access = flow_access(&scenario, &plans);
+        // The k-th managed port draws from stream aqm/k (the dumbbell's bottleneck: aqm/0).
+        let mut make =
+            |k: usize, q: &QueueSpec, rate_bps: f64| -> Result<ManagedQueue, ScenarioError> {
+                let aqm = match (k, custom.take()) {
+                    (0, Some(aqm)) => aqm,
+                    _ => aqm_factory::build(q, rate_bps)?,
+                };
+                Ok(ManagedQueue::new(
+                    q,
+                    rate_bps,
+                    aqm,
+                    Rng::stream(seed, "aqm", k as u64),
+                    PortStats::new(window),
+                ))
+            };
+        let built: BuiltNet = match &scenario.topology {
+            Topology::Dumbbell(d) => dumbbell::build(d, &scenario.queue, &access, seed, &mut make)?,
+            Topology::Chain(c) => chain::build(c, &access, seed, &mut make)?,
+        };
+        let groups = &scenario.traffic.groups;
+        let flows: Vec<Flow> = built
+            .flows
+            .iter()
+            .zip(&plans)
+            .enumerate()
+            .map(|(i, (ends, &(g, plan)))| {
+                let group = &groups[g as usize];
+                Flow::new(i as u32, g, *ends, plan, &group.source, &group.tcp, seed)
+            })
+            .collect();
+        let mut events = EventQueue::default();
+        for (i, f) in flows.iter().enumerate() {
+            events.push(f.plan.start_ns, Event::FlowStart { flow: i as u32 });
+            if let Some(stop) = f.plan.stop_ns {
+                events.push(stop, Event::FlowStop { flow: i as u32 });
+            }
+        }
+        events.push(0, Event::Sample);
+        let probes: Vec<Vec<String>> = built
+            .measured
+            .iter()
+            .map(|m| {
+                let q = built
+                    .net
+                    .managed(m.port)
+                    .expect("measured ports are managed");
+                q.aqm()
+                    .probe_names()
+                    .iter()
+                    .map(|n| n.to_string())
+                    .collect()
+            })
+            .collect();
+        let first_probes: Vec<&str> = probes[0].iter().map(String::as_str).collect();
+        let mut sim = Simulation {
+            end_ns: s_to_ns(scenario.duration_s),
+            sample_step_ns: ms_to_ns(scenario.measure.sample_interval_ms).max(1),
+            now_ns: 0,
+            events,
+            net: built.net,
+            aqm_avg: vec![(0.0, 0); built.measured.len()],
+            measured: built.measured,
+            counts: PacketCounts::new(flows.len(), window),
+            flows,
+            outbox: Vec::new(),
+            window,
+            series: Series::new(&first_probes),
+            port_series: PortSeries::new(probes),
+            probe_buf: Vec::new(),
+            active_flows: 0,
+            events_processed: 0,
+            scenario,
+        };
+        for k in 0..sim.measured.len() {
+            sim.schedule_aqm_timer(sim.measured[k].port);
+        }
+        Ok(sim)
+    }
+}

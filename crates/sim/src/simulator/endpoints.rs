@@ -1,0 +1,220 @@
+//! The flows' endpoints in the loop: starting and stopping flows, handing arriving packets
+//! to their TCP or UDP agent, running the agents' timers, and putting what they send on their
+//! host's link.
+
+use super::Simulation;
+use crate::events::{Event, EventQueue};
+use crate::flow::{Agent, Flow};
+use crate::net::network::Node;
+use crate::packet::{flags, Packet};
+use crate::time::ns_to_s;
+
+/// Queue `event` at `deadline` unless an event already pending (at `pending`) fires no later;
+/// an event that fires before its deadline re-queues itself, so deadlines can move freely.
+fn queue_timer(
+    events: &mut EventQueue,
+    deadline: Option<u64>,
+    pending: &mut Option<u64>,
+    event: Event,
+) {
+    if let Some(d) = deadline {
+        if pending.is_none_or(|e| d < e) {
+            *pending = Some(d);
+            events.push(d, event);
+        }
+    }
+}
+
+impl Simulation {
+    pub(super) fn start_flow(&mut self, flow: u32) {
+        let now = self.now_ns;
+        let f = &mut self.flows[flow as usize];
+        if f.plan.stop_ns.is_some_and(|s| s <= now) {
+            return; // removed before its start offset elapsed
+        }
+        f.active = true;
+        self.active_flows += 1;
+        let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
+        match &mut f.agent {
+            Agent::Tcp { sender, .. } => {
+                let segments = f
+                    .plan
+                    .size_bytes
+                    .map_or(u32::MAX, |b| Flow::segments(b, tcp));
+                sender.start_object(segments, now, tcp, &mut self.outbox);
+                let host = f.ends.sender;
+                self.flush_outbox(host);
+                self.sync_rto_timer(flow);
+            }
+            Agent::Udp(source) => {
+                let first = source.start(now);
+                f.sender_event_ns = Some(first);
+                self.events.push(first, Event::Emit { flow });
+            }
+        }
+    }
+
+    pub(super) fn stop_flow(&mut self, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        if !f.active {
+            return;
+        }
+        f.active = false;
+        self.active_flows -= 1;
+        match &mut f.agent {
+            Agent::Tcp { sender, .. } => sender.stop(),
+            Agent::Udp(source) => source.stop(),
+        }
+    }
+
+    pub(super) fn rto(&mut self, flow: u32) {
+        let now = self.now_ns;
+        let f = &mut self.flows[flow as usize];
+        if f.sender_event_ns != Some(now) {
+            return; // superseded by an earlier deadline
+        }
+        f.sender_event_ns = None;
+        let Agent::Tcp { sender, .. } = &mut f.agent else {
+            return;
+        };
+        let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
+        sender.on_rto(now, tcp, &mut self.outbox);
+        let host = f.ends.sender;
+        self.flush_outbox(host);
+        self.sync_rto_timer(flow);
+    }
+
+    pub(super) fn delack(&mut self, flow: u32) {
+        let now = self.now_ns;
+        let f = &mut self.flows[flow as usize];
+        if f.delack_event_ns != Some(now) {
+            return;
+        }
+        f.delack_event_ns = None;
+        let Agent::Tcp { receiver, .. } = &mut f.agent else {
+            return;
+        };
+        let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
+        receiver.on_delack_timer(now, tcp, &mut self.outbox);
+        let host = f.ends.receiver;
+        self.flush_outbox(host);
+        self.sync_delack_timer(flow);
+    }
+
+    /// A UDP source's packet is due: send it and queue the next.
+    pub(super) fn emit(&mut self, flow: u32) {
+        let now = self.now_ns;
+        let f = &mut self.flows[flow as usize];
+        let Agent::Udp(source) = &mut f.agent else {
+            return;
+        };
+        f.sender_event_ns = source.emit(now, &mut self.outbox);
+        if let Some(next) = f.sender_event_ns {
+            self.events.push(next, Event::Emit { flow });
+        }
+        let host = f.ends.sender;
+        self.flush_outbox(host);
+    }
+
+    /// A packet reaches `node`: routers forward it, hosts hand it to its flow.
+    pub(super) fn arrive(&mut self, node: u32, pkt: Packet) {
+        let port = match &self.net.nodes[node as usize] {
+            Node::Router { routes } => routes[pkt.dst as usize],
+            Node::Host { .. } => {
+                self.counts.delivered(&pkt);
+                self.deliver(pkt);
+                return;
+            }
+        };
+        self.forward(port, pkt);
+    }
+
+    fn deliver(&mut self, pkt: Packet) {
+        let now = self.now_ns;
+        let window = self.window;
+        let f = &mut self.flows[pkt.flow as usize];
+        let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
+        if !pkt.is_ack() {
+            let in_window = window.contains(now);
+            f.stats.arrival(ns_to_s(now - pkt.sent_ns), in_window);
+            if window.contains(pkt.sent_ns) {
+                f.stats.received_sent_in_window += 1;
+            }
+        }
+        match &mut f.agent {
+            Agent::Udp(source) => {
+                if window.contains(now) {
+                    f.stats.delivered_bytes += u64::from(source.packet_bytes());
+                }
+            }
+            Agent::Tcp { sender, .. } if pkt.has(flags::ACK) => {
+                sender.on_ack(&pkt, now, tcp, &mut self.outbox);
+                if f.plan.size_bytes.is_some() && f.completed_ns.is_none() && sender.all_acked() {
+                    f.completed_ns = Some(now);
+                    if f.active {
+                        f.active = false;
+                        self.active_flows -= 1;
+                    }
+                }
+                let host = f.ends.sender;
+                self.flush_outbox(host);
+                self.sync_rto_timer(pkt.flow);
+            }
+            Agent::Tcp { receiver, .. } if pkt.has(flags::SYN) => {
+                receiver.on_syn(&pkt, tcp, &mut self.outbox);
+                let host = f.ends.receiver;
+                self.flush_outbox(host);
+            }
+            Agent::Tcp { receiver, .. } => {
+                let newly = receiver.on_data(&pkt, now, tcp, &mut self.outbox);
+                if window.contains(now) {
+                    f.stats.delivered_bytes += u64::from(newly) * u64::from(tcp.payload_bytes());
+                }
+                let host = f.ends.receiver;
+                self.flush_outbox(host);
+                self.sync_delack_timer(pkt.flow);
+            }
+        }
+    }
+
+    /// Put every packet the last endpoint produced onto `host`'s interface.
+    fn flush_outbox(&mut self, host: u32) {
+        let Node::Host { port } = self.net.nodes[host as usize] else {
+            unreachable!("endpoints live on hosts");
+        };
+        let mut outbox = std::mem::take(&mut self.outbox);
+        for pkt in outbox.drain(..) {
+            self.counts.sent(&pkt);
+            self.forward(port, pkt);
+        }
+        self.outbox = outbox;
+    }
+
+    /// Keep one Rto event queued no later than the sender's deadline.
+    fn sync_rto_timer(&mut self, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        let Agent::Tcp { sender, .. } = &f.agent else {
+            return;
+        };
+        queue_timer(
+            &mut self.events,
+            sender.rto_deadline_ns(),
+            &mut f.sender_event_ns,
+            Event::Rto { flow },
+        );
+    }
+
+    /// Keep one DelAck event queued no later than the receiver's deadline.
+    fn sync_delack_timer(&mut self, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        let Agent::Tcp { receiver, .. } = &f.agent else {
+            return;
+        };
+        queue_timer(
+            &mut self.events,
+            receiver.delack_deadline_ns(),
+            &mut f.delack_event_ns,
+            Event::DelAck { flow },
+        );
+    }
+}

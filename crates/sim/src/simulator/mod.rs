@@ -1,0 +1,105 @@
+//! The event loop: pops events in (time, sequence) order and hands each to the part of the
+//! simulation that reacts to it. Building a run is in `build.rs`, the flows' endpoints in
+//! `endpoints.rs`, the ports and their AQMs in `ports.rs`, the result tables in `finish.rs`.
+
+mod build;
+mod endpoints;
+mod finish;
+mod ports;
+
+use crate::events::{Event, EventQueue};
+use crate::flow::Flow;
+use crate::metrics::counts::PacketCounts;
+use crate::metrics::port_series::PortSeries;
+use crate::metrics::series::Series;
+use crate::metrics::window::Window;
+use crate::net::built::MeasuredPort;
+use crate::net::network::Network;
+use crate::packet::Packet;
+use crate::result::RunResult;
+use crate::scenario::{Scenario, ScenarioError};
+use crate::time::ns_to_s;
+use aqm::Aqm;
+
+/// A simulation of one scenario.
+pub struct Simulation {
+    scenario: Scenario,
+    now_ns: u64,
+    end_ns: u64,
+    events: EventQueue,
+    net: Network,
+    /// Ports with a managed queue; the first is the summary's bottleneck.
+    measured: Vec<MeasuredPort>,
+    flows: Vec<Flow>,
+    /// Packets produced by the endpoint being run, sent right after.
+    outbox: Vec<Packet>,
+    counts: PacketCounts,
+    window: Window,
+    /// The first measured port's series, and the cwnd traces.
+    series: Series,
+    /// Every measured port's series.
+    port_series: PortSeries,
+    sample_step_ns: u64,
+    probe_buf: Vec<f64>,
+    /// Per measured port: sum and count of the AQM's averaged queue over samples in the window.
+    aqm_avg: Vec<(f64, u64)>,
+    active_flows: u32,
+    events_processed: u64,
+}
+
+impl Simulation {
+    /// Build the network, the flows and the initial events of `scenario`, with the AQMs the
+    /// scenario names on its ports. A scenario built in code is checked as one read from text
+    /// is.
+    pub fn new(scenario: Scenario) -> Result<Self, ScenarioError> {
+        crate::scenario::validate(&scenario)?;
+        Self::build(scenario, None)
+    }
+
+    /// Like [`Simulation::new`], with any [`Aqm`] on the first measured port (for algorithms
+    /// that are not, or not yet, part of the scenario format).
+    pub fn with_aqm(scenario: Scenario, aqm: Box<dyn Aqm>) -> Result<Self, ScenarioError> {
+        crate::scenario::validate(&scenario)?;
+        Self::build(scenario, Some(aqm))
+    }
+
+    /// Run to the end. `progress(sim_time_s)` is called about 200 times; an `Err` from it
+    /// aborts the run and is returned.
+    pub fn run<E>(
+        mut self,
+        mut progress: impl FnMut(f64) -> Result<(), E>,
+    ) -> Result<RunResult, E> {
+        let step = (self.end_ns / 200).max(1);
+        let mut next_progress = step;
+        while let Some(t) = self.events.peek_time() {
+            if t > self.end_ns {
+                break;
+            }
+            let (t, event) = self.events.pop().expect("peeked");
+            self.now_ns = t;
+            self.events_processed += 1;
+            if t >= next_progress {
+                progress(ns_to_s(t))?;
+                next_progress = t + step;
+            }
+            self.dispatch(event);
+        }
+        self.now_ns = self.end_ns;
+        progress(ns_to_s(self.end_ns))?;
+        Ok(self.finish())
+    }
+
+    fn dispatch(&mut self, event: Event) {
+        match event {
+            Event::Arrive { node, pkt } => self.arrive(node, pkt),
+            Event::TxDone { port } => self.tx_done(port),
+            Event::AqmTimer { port } => self.aqm_timer(port),
+            Event::FlowStart { flow } => self.start_flow(flow),
+            Event::FlowStop { flow } => self.stop_flow(flow),
+            Event::Rto { flow } => self.rto(flow),
+            Event::DelAck { flow } => self.delack(flow),
+            Event::Emit { flow } => self.emit(flow),
+            Event::Sample => self.sample(),
+        }
+    }
+}

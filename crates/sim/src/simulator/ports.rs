@@ -1,0 +1,123 @@
+//! The ports in the loop: offering packets to drop-tail and managed queues, serialising the
+//! managed ones' packets, running each AQM's timer, and sampling every measured port.
+
+use super::Simulation;
+use crate::events::Event;
+use crate::net::network::PortQueue;
+use crate::packet::Packet;
+use crate::time::{ns_to_s, tx_time_ns};
+
+impl Simulation {
+    /// Offer a packet to an output port.
+    pub(super) fn forward(&mut self, port_id: u32, pkt: Packet) {
+        let now = self.now_ns;
+        let port = &mut self.net.ports[port_id as usize];
+        match &mut port.queue {
+            PortQueue::Fifo(q) => {
+                let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
+                match q.offer(now, pkt.bytes(), tx_ns) {
+                    Some(done_ns) => self.events.push(
+                        done_ns.saturating_add(port.delay_ns),
+                        Event::Arrive {
+                            node: port.to_node,
+                            pkt,
+                        },
+                    ),
+                    None => self.counts.dropped(&pkt),
+                }
+            }
+            PortQueue::Managed(m) => {
+                if m.enqueue(now, pkt, &mut self.counts) && !m.busy {
+                    self.start_transmission(port_id);
+                }
+            }
+        }
+    }
+
+    /// A managed port finished a packet: send the next.
+    pub(super) fn tx_done(&mut self, port: u32) {
+        if let PortQueue::Managed(m) = &mut self.net.ports[port as usize].queue {
+            m.busy = false;
+        }
+        self.start_transmission(port);
+    }
+
+    /// A managed port is idle: send its next packet, if any.
+    fn start_transmission(&mut self, port_id: u32) {
+        let now = self.now_ns;
+        let port = &mut self.net.ports[port_id as usize];
+        let PortQueue::Managed(m) = &mut port.queue else {
+            return;
+        };
+        let Some(pkt) = m.dequeue(now, &mut self.counts) else {
+            return;
+        };
+        let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
+        m.busy = true;
+        m.stats
+            .transmitted(now, now + tx_ns, pkt.bytes(), !pkt.is_ack());
+        self.events
+            .push(now + tx_ns, Event::TxDone { port: port_id });
+        self.events.push(
+            now + tx_ns + port.delay_ns,
+            Event::Arrive {
+                node: port.to_node,
+                pkt,
+            },
+        );
+    }
+
+    /// Run a managed port's AQM timer and queue its next.
+    pub(super) fn aqm_timer(&mut self, port: u32) {
+        if let PortQueue::Managed(m) = &mut self.net.ports[port as usize].queue {
+            m.on_timer(self.now_ns);
+        }
+        self.schedule_aqm_timer(port);
+    }
+
+    /// Queue the timer a managed port's AQM asks for, if any.
+    pub(super) fn schedule_aqm_timer(&mut self, port: u32) {
+        if let Some(t) = self.net.managed(port).and_then(|m| m.aqm().next_timer_ns()) {
+            self.events
+                .push(t.max(self.now_ns), Event::AqmTimer { port });
+        }
+    }
+
+    /// Record one row of every series: the first port's (with the active flows and the cwnd
+    /// traces) and each measured port's.
+    pub(super) fn sample(&mut self) {
+        let now = self.now_ns;
+        let t_s = ns_to_s(now);
+        let in_window = self.window.contains(now);
+        for (k, mp) in self.measured.iter().enumerate() {
+            let m = self
+                .net
+                .managed(mp.port)
+                .expect("measured ports are managed");
+            self.probe_buf.clear();
+            m.aqm().probe(&mut self.probe_buf);
+            if let (Some(avg), true) = (m.aqm().averaged_queue_pkts(), in_window) {
+                self.aqm_avg[k].0 += avg;
+                self.aqm_avg[k].1 += 1;
+            }
+            if k == 0 {
+                self.series.queue_row(
+                    t_s,
+                    m.len_pkts(),
+                    m.len_bytes(),
+                    self.active_flows,
+                    &self.probe_buf,
+                );
+            }
+            self.port_series
+                .row(t_s, k, m.len_pkts(), m.len_bytes(), &self.probe_buf);
+        }
+        for &flow in &self.scenario.measure.cwnd_flows {
+            if let Some(s) = self.flows.get(flow as usize).and_then(|f| f.tcp_sender()) {
+                self.series
+                    .cwnd_row(t_s, flow, s.cwnd_pkts(), s.ssthresh_pkts());
+            }
+        }
+        self.events.push(now + self.sample_step_ns, Event::Sample);
+    }
+}
