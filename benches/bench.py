@@ -25,6 +25,20 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = REPO_ROOT / "experiments" / "betared" / "scenario2.toml"
+LI2014 = REPO_ROOT / "experiments" / "li2014"
+# Networks beyond the dumbbell and traffic beyond bulk TCP: (label, file, overrides).
+NETWORK_CASES = (
+    (
+        "Li 2014 two bottlenecks (Tables 17-18: N = 100, N1 = 800, N2 = 400), ARED at B and D",
+        LI2014 / "table17_18_two_bottlenecks.toml",
+        [["queue.aqm", "ared"]],
+    ),
+    (
+        "800 TCP + 400 exponential ON/OFF UDP flows (Li 2014 Table 14), ARED",
+        LI2014 / "table14_tcp_with_udp_onoff.toml",
+        [["queue.aqm", "ared"]],
+    ),
+)
 OUTPUT = REPO_ROOT / "BENCHMARKS.md"
 REPEATS = 3
 N_MAX_TIMED = 800
@@ -77,24 +91,33 @@ print(json.dumps({
 """
 
 
-def run_once(aqm: str, n_max: int) -> dict:
-    """One full run of scenario 2 in a fresh subprocess."""
-    sets = [["queue.aqm", aqm], ["traffic.schedule.n_max", str(n_max)], *AQM_SETS[aqm]]
+def run_file(path: Path, sets: list[list[str]]) -> dict:
+    """One full run of the scenario file `path` with `sets` in a fresh subprocess."""
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD, str(SCENARIO), json.dumps(sets)],
+        [sys.executable, "-c", CHILD, str(path), json.dumps(sets)],
         capture_output=True,
         text=True,
         cwd=REPO_ROOT,
     )
     if proc.returncode != 0:
         sys.stderr.write(proc.stderr)
-        raise SystemExit(f"bench run failed: aqm={aqm} n_max={n_max}")
+        raise SystemExit(f"bench run failed: {path.name} {sets}")
     return json.loads(proc.stdout.splitlines()[-1])
 
 
+def run_once(aqm: str, n_max: int) -> dict:
+    """One full run of scenario 2 in a fresh subprocess."""
+    sets = [["queue.aqm", aqm], ["traffic.schedule.n_max", str(n_max)], *AQM_SETS[aqm]]
+    return run_file(SCENARIO, sets)
+
+
 def timed(aqm: str, n_max: int) -> dict:
-    """Medians over REPEATS runs of wall time, rates and peak RSS."""
-    runs = [run_once(aqm, n_max) for _ in range(REPEATS)]
+    """Medians over REPEATS runs of scenario 2's wall time, rates and peak RSS."""
+    return medians([run_once(aqm, n_max) for _ in range(REPEATS)])
+
+
+def medians(runs: list[dict]) -> dict:
+    """Medians over runs of wall time, rates and peak RSS."""
     return {
         "wall_s": statistics.median(r["wall_s"] for r in runs),
         "events_per_s": statistics.median(r["events"] / r["wall_s"] for r in runs),
@@ -166,7 +189,12 @@ def time_model() -> dict[str, dict]:
     return out
 
 
-def report(speed: dict[str, dict], memory: dict[int, dict], model_s: dict[str, dict]) -> str:
+def report(
+    speed: dict[str, dict],
+    networks: dict[str, dict],
+    memory: dict[int, dict],
+    model_s: dict[str, dict],
+) -> str:
     """BENCHMARKS.md as text."""
     lines = [
         "# Benchmarks",
@@ -190,6 +218,19 @@ def report(speed: dict[str, dict], memory: dict[int, dict], model_s: dict[str, d
     for aqm, r in speed.items():
         lines.append(
             f"| {aqm} | {r['wall_s']:.3f} | {r['events']:,} | {r['events_per_s']:,.0f} | "
+            f"{r['bottleneck_departures']:,} | {r['pkts_per_s']:,.0f} | {r['peak_rss_mib']:.1f} |"
+        )
+    lines += [
+        "",
+        "## Networks and traffic sources, 100 s simulated",
+        "",
+        "| case | wall time (s) | events | events/s | first-bottleneck packets | "
+        "first-bottleneck packets/s | peak RSS (MiB) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label, r in networks.items():
+        lines.append(
+            f"| {label} | {r['wall_s']:.3f} | {r['events']:,} | {r['events_per_s']:,.0f} | "
             f"{r['bottleneck_departures']:,} | {r['pkts_per_s']:,.0f} | {r['peak_rss_mib']:.1f} |"
         )
     lines += [
@@ -222,7 +263,10 @@ def report(speed: dict[str, dict], memory: dict[int, dict], model_s: dict[str, d
         "Events/s is the number of events the simulator processed divided by the wall time; "
         "bottleneck packets/s counts packets sent on the bottleneck link per wall second. Each "
         f"figure is the median of {REPEATS} runs; the memory probe runs once per N_max. "
-        "Nothing is written to disk during the timed call. AQMs with a target use 40 ms "
+        "Nothing is written to disk during the timed call. The network cases run their "
+        "scenario files the same way (`experiments/li2014/table17_18_two_bottlenecks.toml`, "
+        "`experiments/li2014/table14_tcp_with_udp_onoff.toml`, both with `queue.aqm=ared`); "
+        "their packet counts are those of the first bottleneck port. AQMs with a target use 40 ms "
         "(the BetaRED paper's T_target), the others their scenario-file settings. The model "
         "sweeps call `aqmlab.model.bifurcation` in this process on one thread."
     )
@@ -231,6 +275,10 @@ def report(speed: dict[str, dict], memory: dict[int, dict], model_s: dict[str, d
 
 
 REPRODUCTION_HEADING = "## Reproduction"
+EARLIER_HEADING = "## Earlier figures"
+KEPT_HEADINGS = (REPRODUCTION_HEADING, EARLIER_HEADING)
+"""Sections `make bench` keeps as they are: the reproduction timings (written by
+`--reproduce`) and figures of earlier versions (written by hand)."""
 REPRODUCTION_MODES = {"quick": ["--quick"], "full": []}
 
 
@@ -363,11 +411,17 @@ def main() -> int:
         r = run_once("droptail", n_max)
         memory[n_max] = {"wall_s": r["wall_s"], "peak_rss_mib": r["peak_rss_kib"] / 1024}
         print(f"N_max={n_max}: {memory[n_max]['peak_rss_mib']:.1f} MiB", file=sys.stderr)
+    networks = {}
+    for label, path, sets in NETWORK_CASES:
+        networks[label] = medians([run_file(path, sets) for _ in range(REPEATS)])
+        print(f"{label}: {networks[label]['wall_s']:.3f} s", file=sys.stderr)
     model_s = time_model()
-    kept = None
-    if OUTPUT.exists():
-        _, kept = split_section(OUTPUT.read_text(encoding="utf-8"), REPRODUCTION_HEADING)
-    OUTPUT.write_text(with_section(report(speed, memory, model_s), kept), encoding="utf-8")
+    text = report(speed, networks, memory, model_s)
+    old = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
+    for heading in KEPT_HEADINGS:
+        old, kept = split_section(old, heading)
+        text = with_section(text, kept)
+    OUTPUT.write_text(text, encoding="utf-8")
     print(f"wrote {OUTPUT.relative_to(REPO_ROOT)}", file=sys.stderr)
     return 0
 

@@ -217,6 +217,25 @@ window_s = [0.0, 5.0]
 }
 
 #[test]
+fn a_finite_flow_stopped_early_never_completes() {
+    let cut_short = r#"
+[[traffic.groups]]
+path = ["A", "D"]
+flow_duration_s = 1.0
+[traffic.groups.source]
+kind = "finite"
+size = { kind = "fixed", bytes = 100000000 }
+[traffic.groups.schedule]
+kind = "constant"
+flows = 2
+"#;
+    let r = run(&chain([10.0, 100.0, 10.0], cut_short));
+    assert!(col(&r.flows, "fct_s").iter().all(|t| t.is_nan()));
+    assert_eq!(col(&r.fct, "completed"), [0.0]);
+    assert!(col(&r.flows, "delivered_bytes").iter().all(|&b| b > 0.0));
+}
+
+#[test]
 fn networks_repeat_byte_for_byte() {
     let text = chain([10.0, 100.0, 10.0], THREE_GROUPS);
     let (a, b) = (run(&text), run(&text));

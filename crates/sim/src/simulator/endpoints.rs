@@ -149,12 +149,12 @@ impl Simulation {
             }
             Agent::Tcp { sender, .. } if pkt.has(flags::ACK) => {
                 sender.on_ack(&pkt, now, tcp, &mut self.outbox);
-                if f.plan.size_bytes.is_some() && f.completed_ns.is_none() && sender.all_acked() {
+                // A finite flow completes when its whole object is acknowledged; one stopped
+                // before that (its application cut short) never does.
+                if f.active && f.plan.size_bytes.is_some() && sender.all_acked() {
                     f.completed_ns = Some(now);
-                    if f.active {
-                        f.active = false;
-                        self.active_flows -= 1;
-                    }
+                    f.active = false;
+                    self.active_flows -= 1;
                 }
                 let host = f.ends.sender;
                 self.flush_outbox(host);
