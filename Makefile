@@ -33,7 +33,7 @@ test: build
 # The scenario-format property tests with 10 000 generated scenarios each (a few minutes;
 # `make test` runs 160).
 fuzz:
-	PROPTEST_CASES=10000 $(CARGO) test --release -p aqmlab-sim --test fuzz_scenarios
+	PROPTEST_CASES=10000 $(CARGO) test --release -p aqmlab-sim --test fuzz_scenarios --test fuzz_networks
 
 lint: $(VENV)/.installed
 	$(CARGO) fmt --all --check
