@@ -4,9 +4,20 @@ use crate::scenario::{QueueSpec, ScenarioError};
 use aqm::{Aqm, AqmParams, LinkContext, ParamsVisitor};
 use toml::{Table, Value};
 
-/// The AQM of a queue of `spec` feeding a link of `rate_bps`.
+/// The AQM of a queue of `spec` feeding a link of `rate_bps` (the scenario's `[queue]`).
 pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioError> {
+    build_at("queue", spec, rate_bps)
+}
+
+/// Like [`build`] for the queue read at `path` (a chain link's `topology.links[i].queue`):
+/// errors name the parameter under it.
+pub fn build_at(
+    path: &str,
+    spec: &QueueSpec,
+    rate_bps: f64,
+) -> Result<Box<dyn Aqm>, ScenarioError> {
     let mut builder = Build {
+        path,
         spec,
         link: LinkContext {
             rate_bps,
@@ -20,6 +31,7 @@ pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioEr
 
 /// Builds the AQM `spec.aqm` from its resolved table.
 struct Build<'a> {
+    path: &'a str,
     spec: &'a QueueSpec,
     link: LinkContext,
     built: Option<Result<Box<dyn Aqm>, ScenarioError>>,
@@ -38,9 +50,8 @@ impl ParamsVisitor for Build<'_> {
         let params: P = Value::Table(table)
             .try_into()
             .expect("resolved parameter tables deserialise");
-        self.built =
-            Some(params.build(self.link).map_err(|e| {
-                ScenarioError::new(format!("queue.{}.{}", P::AQM, e.field), e.message)
-            }));
+        self.built = Some(params.build(self.link).map_err(|e| {
+            ScenarioError::new(format!("{}.{}.{}", self.path, P::AQM, e.field), e.message)
+        }));
     }
 }

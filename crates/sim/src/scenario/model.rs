@@ -52,20 +52,25 @@ impl Topology {
 }
 
 impl Scenario {
-    /// Every managed queue of the network with its link rate (b/s), in port order: the
-    /// dumbbell's bottleneck; a chain's links, each forward then reverse when it has one.
-    pub fn queues(&self) -> Vec<(&QueueSpec, f64)> {
+    /// Every managed queue of the network with the path it is read at and its link rate
+    /// (b/s), in port order: the dumbbell's bottleneck; a chain's links, each forward then
+    /// reverse when it has one.
+    pub fn queues(&self) -> Vec<(String, &QueueSpec, f64)> {
         match &self.topology {
-            Topology::Dumbbell(d) => vec![(&self.queue, d.bottleneck_rate_mbps * 1e6)],
-            Topology::Chain(c) => c
-                .links
-                .iter()
-                .flat_map(|l| {
+            Topology::Dumbbell(d) => {
+                vec![("queue".into(), &self.queue, d.bottleneck_rate_mbps * 1e6)]
+            }
+            Topology::Chain(c) => {
+                let mut out = Vec::new();
+                for (i, l) in c.links.iter().enumerate() {
                     let rate_bps = l.rate_mbps * 1e6;
-                    std::iter::once((&l.queue, rate_bps))
-                        .chain(l.reverse_queue.as_ref().map(|(q, _)| (q, rate_bps)))
-                })
-                .collect(),
+                    out.push((format!("topology.links[{i}].queue"), &l.queue, rate_bps));
+                    if let Some((q, _)) = &l.reverse_queue {
+                        out.push((format!("topology.links[{i}].reverse_queue"), q, rate_bps));
+                    }
+                }
+                out
+            }
         }
     }
 }

@@ -61,12 +61,13 @@ impl Simulation {
         let window = Window::from_s(scenario.measure.window_s[0], scenario.measure.window_s[1]);
         let plans = traffic::plan(&scenario.traffic, scenario.duration_s, seed)?;
         let access = flow_access(&scenario, &plans);
+        let paths: Vec<String> = scenario.queues().into_iter().map(|(p, _, _)| p).collect();
         // The k-th managed port draws from stream aqm/k (the dumbbell's bottleneck: aqm/0).
         let mut make =
             |k: usize, q: &QueueSpec, rate_bps: f64| -> Result<ManagedQueue, ScenarioError> {
                 let aqm = match (k, custom.take()) {
                     (0, Some(aqm)) => aqm,
-                    _ => aqm_factory::build(q, rate_bps)?,
+                    _ => aqm_factory::build_at(&paths[k], q, rate_bps)?,
                 };
                 Ok(ManagedQueue::new(
                     q,
