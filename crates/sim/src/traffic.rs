@@ -7,7 +7,10 @@
 //! [0, start_jitter_s] (stream "start"/flow id), so they do not start in lockstep. Random
 //! starts and stops, Poisson arrivals and flow sizes have streams of their own (below).
 
-use crate::scenario::{FlowChange, FlowGroup, ScenarioError, Schedule, SizeSpec, Source, Traffic};
+use crate::scenario::parse_source::MAX_FLOW_BYTES;
+use crate::scenario::{
+    periodic_steps, FlowChange, FlowGroup, ScenarioError, Schedule, SizeSpec, Source, Traffic,
+};
 use crate::time::s_to_ns;
 use aqm::Rng;
 
@@ -79,8 +82,8 @@ fn changes(schedule: &Schedule, duration_s: f64) -> Vec<FlowChange> {
                 remove: 0,
             }];
             // Step k at from + k·every, computed by multiplication so no error accumulates.
-            let steps = ((to_s - from_s) / every_s).floor() as u64;
-            out.extend((0..=steps).map(|k| FlowChange {
+            let steps = periodic_steps(*every_s, *from_s, *to_s);
+            out.extend((0..steps).map(|k| FlowChange {
                 t_s: from_s + k as f64 * every_s,
                 add: *add,
                 remove: *remove,
@@ -185,8 +188,8 @@ fn flow_size_bytes(size: &SizeSpec, seed: u64, flow: u64) -> u64 {
         SizeSpec::Exponential { mean_bytes } => rng.exponential(mean_bytes),
         SizeSpec::Pareto { mean_bytes, shape } => rng.pareto(mean_bytes, shape),
     };
-    // Heavy tails can draw beyond any real object: 1 TB is the most a flow carries.
-    (bytes.ceil() as u64).clamp(1, 1_000_000_000_000)
+    // Heavy tails can draw beyond any real object: a drawn size is capped as a set one is.
+    (bytes.ceil() as u64).clamp(1, MAX_FLOW_BYTES as u64)
 }
 
 /// The plans group number `g`'s schedule gives, its first flow having id `first`; errors

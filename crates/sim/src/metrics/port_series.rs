@@ -6,8 +6,9 @@ use crate::result::{Column, Table};
 
 /// Rows of the per-port series, column by column.
 pub struct PortSeries {
-    /// Probe names of each port's AQM.
-    port_probes: Vec<Vec<String>>,
+    /// Per port, for each column of the union: the index of that probe in the port's AQM
+    /// (None: the AQM has no such probe).
+    columns_of_port: Vec<Vec<Option<usize>>>,
     /// The union of probe names, in order of first appearance.
     names: Vec<String>,
     t_s: Vec<f64>,
@@ -26,9 +27,18 @@ impl PortSeries {
                 names.push(n.clone());
             }
         }
+        let columns_of_port = port_probes
+            .iter()
+            .map(|own| {
+                names
+                    .iter()
+                    .map(|n| own.iter().position(|o| o == n))
+                    .collect()
+            })
+            .collect();
         PortSeries {
             probes: vec![Vec::new(); names.len()],
-            port_probes,
+            columns_of_port,
             names,
             t_s: Vec::new(),
             port: Vec::new(),
@@ -43,13 +53,8 @@ impl PortSeries {
         self.port.push(k as i64);
         self.queue_pkts.push(pkts.into());
         self.queue_bytes.push(bytes as i64);
-        let own = &self.port_probes[k];
-        for (name, col) in self.names.iter().zip(&mut self.probes) {
-            let v = own
-                .iter()
-                .position(|n| n == name)
-                .map_or(f64::NAN, |i| probe[i]);
-            col.push(v);
+        for (at, col) in self.columns_of_port[k].iter().zip(&mut self.probes) {
+            col.push(at.map_or(f64::NAN, |i| probe[i]));
         }
     }
 

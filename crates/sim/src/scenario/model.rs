@@ -281,6 +281,11 @@ pub enum Schedule {
     Poisson { rate_per_s: f64, window_s: [f64; 2] },
 }
 
+/// The steps of a periodic schedule: at from_s + k·every_s for k = 0, 1, … up to to_s.
+pub fn periodic_steps(every_s: f64, from_s: f64, to_s: f64) -> u64 {
+    (((to_s - from_s) / every_s).floor() as u64).saturating_add(1)
+}
+
 /// Names of the schedule kinds.
 pub const SCHEDULE_NAMES: &[&str] = &[
     "constant",

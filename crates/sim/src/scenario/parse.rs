@@ -20,8 +20,7 @@ use toml::{Table, Value};
 
 const U32_MAX: i64 = u32::MAX as i64;
 
-/// The most flows a run may create.
-/// Most flows of a run, all groups together.
+/// The most flows a run may create, all groups together.
 pub(super) const MAX_FLOWS: i64 = 1_000_000;
 
 /// The shortest run, seconds (1 µs).

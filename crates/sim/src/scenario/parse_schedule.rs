@@ -88,7 +88,7 @@ fn periodic(sch: &mut Section, duration_s: f64) -> Result<Schedule, ScenarioErro
     let every_s = sch.f64("every_s", None, Range::LeftOpen(0.0, MAX_TIME_S))?;
     let from_s = sch.f64("from_s", Some(every_s), Range::Closed(0.0, duration_s))?;
     let to_s = sch.f64("to_s", Some(duration_s), Range::Closed(from_s, duration_s))?;
-    let steps = ((to_s - from_s) / every_s).floor() + 1.0;
+    let steps = periodic_steps(every_s, from_s, to_s) as f64;
     if steps > MAX_PERIODIC_STEPS {
         return Err(sch.error(
             "every_s",

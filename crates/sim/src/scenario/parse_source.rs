@@ -5,8 +5,8 @@ use super::model::*;
 use super::reader::{Range, Section};
 use crate::time::MAX_TIME_S;
 
-/// The largest finite flow, bytes (1 TB).
-const MAX_FLOW_BYTES: i64 = 1_000_000_000_000;
+/// The largest finite flow, bytes (1 TB): the most a size may be set to or drawn as.
+pub const MAX_FLOW_BYTES: i64 = 1_000_000_000_000;
 
 /// The slowest and fastest UDP source, kb/s.
 const UDP_RATE_KBPS: Range = Range::Closed(1e-3, 1e9);

@@ -67,14 +67,9 @@ fn chain(s: &mut Section, base: &BaseQueue, tcp: &TcpConfig) -> Result<Chain, Sc
     for mut l in items {
         let rate_mbps = rate(&mut l, "rate_mbps", None, tcp)?;
         let delay_ms = l.f64("delay_ms", None, Range::Closed(0.0, MAX_TIME_MS))?;
-        let (queue, queue_overrides) = match amended_queue(&mut l, "queue", base.table)? {
-            Some(q) => q.resolve()?,
-            None => (base.spec.clone(), Table::new()),
-        };
-        let reverse_queue = match amended_queue(&mut l, "reverse_queue", base.table)? {
-            Some(q) => Some(q.resolve()?),
-            None => None,
-        };
+        let (queue, queue_overrides) = amended_queue(&mut l, "queue", base.table)?
+            .unwrap_or_else(|| (base.spec.clone(), Table::new()));
+        let reverse_queue = amended_queue(&mut l, "reverse_queue", base.table)?;
         l.finish()?;
         links.push(ChainLink {
             rate_mbps,
@@ -137,25 +132,26 @@ fn router_names(s: &mut Section) -> Result<Vec<String>, ScenarioError> {
     Ok(names)
 }
 
-/// A link's `queue` or `reverse_queue` table merged over `[queue]`, not yet read.
-struct Amended {
-    path: String,
-    merged: Table,
-    overrides: Table,
-}
-
-impl Amended {
-    /// Read the merged table as a `[queue]` at the link's path; with the keys as written.
-    fn resolve(self) -> Result<(QueueSpec, Table), ScenarioError> {
-        let spec = queue(Section::detached(&self.path, Some(&self.merged)))?;
-        Ok((spec, self.overrides))
-    }
-}
-
-/// `[queue]` amended by `overrides` (read at `path`), one level deep: a sub-table such as
-/// `red` keeps the `[queue.red]` keys the override does not set.
-fn amend(path: String, base: Option<&Table>, overrides: &Table) -> Amended {
-    let mut merged = base.cloned().unwrap_or_default();
+/// The link's `key` table, if it has one: `[queue]` amended by its keys one level deep (a
+/// sub-table such as `red` keeps the `[queue.red]` keys it does not set), read as a `[queue]`
+/// at the link's path; with the keys as written.
+fn amended_queue(
+    l: &mut Section,
+    key: &'static str,
+    queue_table: Option<&Table>,
+) -> Result<Option<(QueueSpec, Table)>, ScenarioError> {
+    let path = l.path_of(key);
+    let overrides = match l.value(key) {
+        None => return Ok(None),
+        Some(Value::Table(t)) => t,
+        Some(v) => {
+            return Err(ScenarioError::new(
+                path,
+                format!("must be a table of [queue] keys, got {}", type_name(v)),
+            ))
+        }
+    };
+    let mut merged = queue_table.cloned().unwrap_or_default();
     for (k, v) in overrides {
         match (merged.get_mut(k), v) {
             (Some(Value::Table(old)), Value::Table(new)) => {
@@ -166,28 +162,8 @@ fn amend(path: String, base: Option<&Table>, overrides: &Table) -> Amended {
             }
         }
     }
-    Amended {
-        path,
-        merged,
-        overrides: overrides.clone(),
-    }
-}
-
-/// The link's `key` table amending `[queue]`, if the link has one.
-fn amended_queue(
-    l: &mut Section,
-    key: &'static str,
-    queue_table: Option<&Table>,
-) -> Result<Option<Amended>, ScenarioError> {
-    let path = l.path_of(key);
-    match l.value(key) {
-        None => Ok(None),
-        Some(Value::Table(t)) => Ok(Some(amend(path, queue_table, t))),
-        Some(v) => Err(ScenarioError::new(
-            path,
-            format!("must be a table of [queue] keys, got {}", type_name(v)),
-        )),
-    }
+    let spec = queue(Section::detached(&path, Some(&merged)))?;
+    Ok(Some((spec, overrides.clone())))
 }
 
 /// A link rate in Mb/s (required when `default` is None): at least [`MIN_RATE_MBPS`], and

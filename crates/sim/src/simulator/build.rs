@@ -23,13 +23,20 @@ use aqm::{Aqm, Rng};
 fn flow_access<'a>(sc: &'a Scenario, plans: &[(u32, FlowPlan)]) -> Vec<FlowAccess<'a>> {
     let groups = &sc.traffic.groups;
     let (sender_default, receiver_default) = sc.topology.access_delays_ms();
-    let router_index = |name: &str| match &sc.topology {
-        Topology::Chain(c) => c.routers.iter().position(|r| r == name).unwrap_or(0),
-        Topology::Dumbbell(_) => 0,
-    };
-    let last_router = match &sc.topology {
-        Topology::Chain(c) => c.routers.len() - 1,
-        Topology::Dumbbell(_) => 1,
+    // Each group's (ingress, egress) router indices, resolved once; the dumbbell ignores them.
+    let paths: Vec<(usize, usize)> = match &sc.topology {
+        Topology::Chain(c) => {
+            let index = |name: &String| c.routers.iter().position(|r| r == name).unwrap_or(0);
+            groups
+                .iter()
+                .map(|g| {
+                    g.path
+                        .as_ref()
+                        .map_or((0, c.routers.len() - 1), |[a, b]| (index(a), index(b)))
+                })
+                .collect()
+        }
+        Topology::Dumbbell(_) => vec![(0, 1); groups.len()],
     };
     let mut in_group = vec![0u32; groups.len()];
     plans
@@ -42,9 +49,7 @@ fn flow_access<'a>(sc: &'a Scenario, plans: &[(u32, FlowPlan)]) -> Vec<FlowAcces
                 sender_ms: group.sender_delay_ms.as_ref().unwrap_or(sender_default),
                 receiver_ms: group.receiver_delay_ms.as_ref().unwrap_or(receiver_default),
                 index_in_group,
-                path: group.path.as_ref().map_or((0, last_router), |[a, b]| {
-                    (router_index(a), router_index(b))
-                }),
+                path: paths[g as usize],
             }
         })
         .collect()
