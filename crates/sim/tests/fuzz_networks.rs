@@ -8,9 +8,8 @@
 
 mod common;
 
-use common::{check_port_invariants, m};
+use common::{check_port_invariants, fuzz_config, m};
 use proptest::prelude::*;
-use proptest::test_runner::Config;
 use std::convert::Infallible;
 
 /// One link: rate (Mb/s), delay (ms), its AQM, and whether its reverse port is managed.
@@ -270,15 +269,8 @@ fn broken(n: &Net, how: usize, seed: usize) -> (String, String) {
     }
 }
 
-fn config() -> Config {
-    // PROPTEST_CASES (make fuzz) overrides the default of the test suite.
-    Config::with_cases(std::env::var("PROPTEST_CASES").map_or(120, |v| {
-        v.parse().expect("PROPTEST_CASES is a number of cases")
-    }))
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(fuzz_config(120))]
 
     #[test]
     fn networks_keep_every_invariant_and_repeat(n in net()) {

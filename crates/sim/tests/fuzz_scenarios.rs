@@ -6,9 +6,8 @@
 
 mod common;
 
-use common::check_invariants;
+use common::{check_invariants, fuzz_config};
 use proptest::prelude::*;
-use proptest::test_runner::Config;
 use std::convert::Infallible;
 
 /// A small scenario, rendered to the scenario format by [`Small::text`].
@@ -287,15 +286,8 @@ fn mutation() -> impl Strategy<Value = ((String, String), String)> {
     ]
 }
 
-fn config() -> Config {
-    // PROPTEST_CASES (make fuzz) overrides the default of the test suite.
-    Config::with_cases(std::env::var("PROPTEST_CASES").map_or(160, |v| {
-        v.parse().expect("PROPTEST_CASES is a number of cases")
-    }))
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(fuzz_config(160))]
 
     #[test]
     fn valid_scenarios_run_keep_every_invariant_and_repeat(s in small()) {

@@ -96,7 +96,7 @@ impl ManagedQueue {
 
     /// Offer an arriving packet; returns whether it joined the queue.
     pub fn enqueue(&mut self, now_ns: u64, mut pkt: Packet, counts: &mut PacketCounts) -> bool {
-        let counted = self.stats.counts(now_ns);
+        let counted = self.stats.counts(joined_ns);
         if counted {
             self.stats.arrivals += 1;
         }
@@ -105,13 +105,12 @@ impl ManagedQueue {
             ect: pkt.has(flags::ECT),
         };
         let q = self.view();
+        let mut marked = false;
         match self.aqm.on_enqueue(now_ns, view, &q, &mut self.rng) {
             EnqueueVerdict::Accept => {}
             EnqueueVerdict::EarlyDrop if self.ecn && view.ect => {
                 pkt.flags |= flags::CE;
-                if counted {
-                    self.stats.marks += 1;
-                }
+                marked = true;
             }
             EnqueueVerdict::EarlyDrop => {
                 if counted {
@@ -135,6 +134,10 @@ impl ManagedQueue {
             counts.dropped(&pkt);
             return false;
         }
+        // A marked packet counts as marked only once it is known not to overflow.
+        if marked && counted {
+            self.stats.marks += 1;
+        }
         self.bytes += u64::from(pkt.size_bytes);
         self.queue.push_back((pkt, now_ns));
         let len = self.queue.len() as u32;
@@ -156,7 +159,9 @@ impl ManagedQueue {
             let verdict = self
                 .aqm
                 .on_dequeue(now_ns, now_ns - joined_ns, view, &q, &mut self.rng);
-            let counted = self.stats.counts(now_ns);
+            // A verdict at the head counts with the packet's arrival, so that every rate over
+            // arrivals counts each arriving packet at most once, whatever the window.
+            let counted = self.stats.counts(joined_ns);
             match verdict {
                 DequeueVerdict::Deliver => return Some(pkt),
                 DequeueVerdict::EarlyDrop if self.ecn && view.ect => {

@@ -1,7 +1,21 @@
 //! What several test files check on whole runs (each test binary uses its own part).
 #![allow(dead_code)]
 
+use proptest::test_runner::{Config, RngSeed};
 use sim::result::{Column, RunResult};
+
+/// The property-test configuration: `default_cases` cases from a fixed seed, so that the test
+/// suite is the same on every machine; `make fuzz` sets PROPTEST_CASES and draws a fresh seed
+/// (PROPTEST_RNG_SEED fixes it), and prints the failing scenario, shrunk, on any failure.
+pub fn fuzz_config(default_cases: u32) -> Config {
+    match std::env::var("PROPTEST_CASES") {
+        Ok(v) => Config::with_cases(v.parse().expect("PROPTEST_CASES is a number of cases")),
+        Err(_) => Config {
+            rng_seed: RngSeed::Fixed(20_140_611),
+            ..Config::with_cases(default_cases)
+        },
+    }
+}
 
 /// The summary metric `k`.
 pub fn m(r: &RunResult, k: &str) -> f64 {
