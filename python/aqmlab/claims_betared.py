@@ -43,6 +43,8 @@ class Claim:
     verdict: str = V.NOT_RUN
     evidence: str = ""
     against: list[str] = field(default_factory=list)
+    reference: str = ""
+    """The same criterion on the paper's own numbers, where it publishes them."""
 
 
 def seed_means(df: pd.DataFrame, figure: str) -> pd.DataFrame:

@@ -194,6 +194,8 @@ def _claim_block(claim: Claim) -> list[str]:
         f"- verdict: **{claim.verdict}**",
         f"- numbers: {claim.evidence}" if claim.evidence else "- numbers: none",
     ]
+    if claim.reference:
+        lines.append(f"- the same criterion on the paper's numbers: {claim.reference}")
     if claim.against:
         shown = claim.against[:MAX_AGAINST]
         more = len(claim.against) - len(shown)

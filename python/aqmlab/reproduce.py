@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import _core, claims_betared
+from . import _core, claims_betared, li2014
 from .claims_betared import Claim
 from .experiment import Experiment, ExperimentError, RunSpec
 from .outdir import open_resumable
@@ -22,14 +22,49 @@ from .store import RunStore
 from .sweeps import SweepOutcome, execute, load_traces, table, write_table
 
 
+@dataclass
+class ReproductionRuns:
+    """What a paper's report is made from: the experiments run, their stored runs and tables,
+    and where the report goes."""
+
+    paper: Paper
+    figures: list[FigureOutcome]
+    specs_of: Mapping[str, Sequence[RunSpec]]
+    store: RunStore
+    out_dir: Path
+    quick: bool
+    command: str
+    info: dict[str, str]
+
+
+Judge = Callable[["ReproductionRuns"], tuple[list[Claim], str]]
+"""Turns the runs of a reproduction into its claims with verdicts and the text of report.md
+(writing any extra tables and figures under `out_dir`)."""
+
+
 @dataclass(frozen=True)
 class Paper:
-    """A paper whose figures live in `experiments/<directory>/fig<N>.toml`."""
+    """A paper whose experiments live in `experiments/<directory>/`: `parts` maps each of the
+    paper's figure (or table) numbers to the experiment file (without `.toml`) that
+    reproduces it; several numbers may share one experiment."""
 
     directory: str
     title: str
-    figures: tuple[int, ...]
-    evaluate: Callable[[Mapping[str, pd.DataFrame]], list[Claim]]
+    noun: str
+    """What `parts` numbers: "figure" or "table"."""
+    parts: Mapping[int, str]
+    judge: Judge
+
+
+def _judge_betared(runs: ReproductionRuns) -> tuple[list[Claim], str]:
+    tables = {
+        f.experiment.name: f.table
+        for f in runs.figures
+        if f.table is not None and not f.table.empty
+    }
+    names = {f.experiment.name for f in runs.figures}
+    claims = [c for c in claims_betared.evaluate(tables) if c.figure in names]
+    return claims, render(runs.paper.title, runs.command, runs.figures, claims, runs.info)
 
 
 PAPERS = {
@@ -38,8 +73,16 @@ PAPERS = {
         title='Giménez, Murcia, Amigó, Martínez-Bonastre, Valero, "New RED-type TCP-AQM '
         'algorithms based on Beta distribution drop functions", Applied Sciences 12, 11176 '
         "(2022), Figs. 3–9",
-        figures=(3, 4, 5, 6, 7, 8, 9),
-        evaluate=claims_betared.evaluate,
+        noun="figure",
+        parts={n: f"fig{n}" for n in (3, 4, 5, 6, 7, 8, 9)},
+        judge=_judge_betared,
+    ),
+    "li2014": Paper(
+        directory="li2014",
+        title=li2014.TITLE,
+        noun="table",
+        parts=li2014.PARTS,
+        judge=li2014.judge,
     ),
 }
 
@@ -68,19 +111,21 @@ def experiments_dir(paper: Paper) -> Path:
     raise ExperimentError(f"no experiments/{paper.directory} folder found")
 
 
-def parse_figures(text: str, paper: Paper) -> list[int]:
-    """`"3,8"` -> [3, 8]; every number must be one of the paper's figures."""
-    allowed = ", ".join(str(f) for f in paper.figures)
+def parse_parts(text: str, paper: Paper) -> list[int]:
+    """`"3,8"` -> [3, 8]; every number must be one of the paper's figures (or tables)."""
+    allowed = ", ".join(str(f) for f in paper.parts)
+    flag = f"--{paper.noun}s"
     items = [t.strip() for t in text.split(",") if t.strip()]
     if not items or not all(re.fullmatch(r"\d+", t) for t in items):
         raise ExperimentError(
-            f"--figures {text!r}: expected figure numbers such as 3,8 (of {allowed})"
+            f"{flag} {text!r}: expected {paper.noun} numbers such as "
+            f"{','.join(str(n) for n in list(paper.parts)[:2])} (of {allowed})"
         )
-    figures = sorted({int(t) for t in items})
-    bad = [f for f in figures if f not in paper.figures]
+    numbers = sorted({int(t) for t in items})
+    bad = [f for f in numbers if f not in paper.parts]
     if bad:
-        raise ExperimentError(f"--figures: no figure {bad[0]} (allowed: {allowed})")
-    return figures
+        raise ExperimentError(f"{flag}: no {paper.noun} {bad[0]} (allowed: {allowed})")
+    return numbers
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -98,12 +143,12 @@ def reproduce(
     out_dir: str | os.PathLike[str],
     quick: bool = False,
     jobs: int | None = None,
-    figures: Sequence[int] | None = None,
+    parts: Sequence[int] | None = None,
     progress: bool = True,
     command: str | None = None,
     overwrite: bool = False,
 ) -> ReproduceOutcome:
-    """Run, tabulate, plot and judge the paper's figures into `out_dir`.
+    """Run, tabulate, plot and judge the paper's figures (or tables) into `out_dir`.
 
     Finished runs are stored under `out_dir`/runs and reused when called again. A figure
     whose scenarios the core rejects (an AQM this build lacks, say) is reported as not run.
@@ -116,8 +161,9 @@ def reproduce(
     if paper is None:
         raise ExperimentError(f"unknown paper '{paper_name}' (available: {', '.join(PAPERS)})")
     directory = experiments_dir(paper)
-    numbers = list(figures) if figures else list(paper.figures)
-    experiments = [Experiment.load(directory / f"fig{n}.toml", quick=quick) for n in numbers]
+    numbers = list(parts) if parts else list(paper.parts)
+    stems = list(dict.fromkeys(paper.parts[n] for n in numbers))
+    experiments = [Experiment.load(directory / f"{stem}.toml", quick=quick) for stem in stems]
     out_dir = Path(out_dir)
 
     outcomes: list[FigureOutcome] = []
@@ -135,7 +181,6 @@ def reproduce(
     sweep = execute(all_specs, out_dir, jobs=jobs, progress=progress, desc=paper_name)
 
     store = RunStore(out_dir)
-    tables: dict[str, pd.DataFrame] = {}
     for fig in outcomes:
         exp = fig.experiment
         if fig.error:
@@ -145,14 +190,43 @@ def reproduce(
         fig.table, fig.stored = df, len(df)
         if df.empty:
             continue
-        tables[exp.name] = df
         fig.files += [str(p) for p in write_table(df, out_dir / "tables", exp.name)]
         traces = load_traces(exp, specs, store) if exp.plot.kind == "traces" else None
         fig.files += [
             str(p) for p in plot_experiment(exp, df, out_dir / "figures", exp.name, traces)
         ]
 
-    claims = [c for c in paper.evaluate(tables) if c.figure in {e.name for e in experiments}]
+    problems = [f"{f.experiment.name}: not run: {f.error}" for f in outcomes if f.error]
+    problems += [f"run {run} failed: {msg}" for run, msg in sweep.failed]
+    seeds = sorted({len(e.seeds) for e in experiments})
+    noun = paper.noun.capitalize() + "s"
+    info = {
+        "aqmlab": _core.version(),
+        "mode": "quick (each experiment file's [quick] settings)" if quick else "full",
+        noun.lower(): ", ".join(str(n) for n in numbers),
+        "runs": f"{sweep.total} distinct runs ({sweep.ran} simulated now, "
+        f"{sweep.skipped} reused from `runs/`, {len(sweep.failed)} failed)",
+        "replications": " or ".join(str(s) for s in seeds) + " seed(s) per grid point "
+        f"(listed per {paper.noun})",
+    }
+    runs = ReproductionRuns(
+        paper,
+        outcomes,
+        specs_of,
+        store,
+        out_dir,
+        quick,
+        command or f"aqmlab reproduce {paper_name}" + (" --quick" if quick else ""),
+        info,
+    )
+    wall_s = time.perf_counter() - t0
+    info["wall time of this invocation"] = (
+        f"{wall_s:.0f} s with {jobs or os.cpu_count()} worker process(es); "
+        f"{sweep.cpu_s:.0f} CPU seconds in the simulations run now"
+    )
+    if problems:
+        info["problems"] = "; ".join(problems)
+    claims, text = paper.judge(runs)
     write_table(
         pd.DataFrame(
             [
@@ -170,31 +244,6 @@ def reproduce(
         ),
         out_dir / "tables",
         "verdicts",
-    )
-
-    problems = [f"{f.experiment.name}: not run: {f.error}" for f in outcomes if f.error]
-    problems += [f"run {run} failed: {msg}" for run, msg in sweep.failed]
-    wall_s = time.perf_counter() - t0
-    seeds = sorted({len(e.seeds) for e in experiments})
-    info = {
-        "aqmlab": _core.version(),
-        "mode": "quick (reduced grid, shorter runs)" if quick else "full",
-        "figures": ", ".join(f"Fig. {n}" for n in numbers),
-        "runs": f"{sweep.total} distinct runs ({sweep.ran} simulated now, "
-        f"{sweep.skipped} reused from `runs/`, {len(sweep.failed)} failed)",
-        "replications": " or ".join(str(s) for s in seeds) + " seed(s) per grid point "
-        "(listed per figure)",
-        "wall time of this invocation": f"{wall_s:.0f} s with {jobs or os.cpu_count()} "
-        f"worker process(es); {sweep.cpu_s:.0f} CPU seconds in the simulations run now",
-    }
-    if problems:
-        info["problems"] = "; ".join(problems)
-    text = render(
-        paper.title,
-        command or f"aqmlab reproduce {paper_name}" + (" --quick" if quick else ""),
-        outcomes,
-        claims,
-        info,
     )
     out_dir.mkdir(parents=True, exist_ok=True)
     report = out_dir / "report.md"

@@ -1,5 +1,6 @@
-"""The on-disk store of finished runs: one JSON record per run under `<out>/runs/`, plus a
-Parquet time series for runs that keep their traces. Every file is written to a temporary
+"""The on-disk store of finished runs: one JSON record per run under `<out>/runs/` (its
+summary and its per-port table), plus Parquet time series for runs that keep their traces
+(the first port's, and every port's for a network of several). Every file is written to a temporary
 name and renamed, so an interrupted sweep leaves only complete records behind."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .result import _json_safe, _write_parquet
 
 RUNS_DIR = "runs"
 TRACES_SUFFIX = ".timeseries.parquet"
+PORT_TRACES_SUFFIX = ".port_timeseries.parquet"
 
 
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -42,6 +44,9 @@ class RunStore:
     def traces_path(self, run_id: str) -> Path:
         return self.root / f"{run_id}{TRACES_SUFFIX}"
 
+    def port_traces_path(self, run_id: str) -> Path:
+        return self.root / f"{run_id}{PORT_TRACES_SUFFIX}"
+
     def has(self, run_id: str, traces: bool = False) -> bool:
         """Whether the run is stored (with its time series, when `traces`)."""
         if not self.record_path(run_id).is_file():
@@ -59,16 +64,21 @@ class RunStore:
         run_id: str,
         record: Mapping[str, Any],
         timeseries: pd.DataFrame | None = None,
+        port_timeseries: pd.DataFrame | None = None,
     ) -> None:
         """Store a finished run: the time series first, then the JSON record, which marks the
         run as done."""
         self.root.mkdir(parents=True, exist_ok=True)
-        if timeseries is not None:
-            tmp = self.traces_path(run_id)
-            tmp = tmp.with_name(f".{tmp.name}.tmp-{os.getpid()}")
+        for frame, path in (
+            (timeseries, self.traces_path(run_id)),
+            (port_timeseries, self.port_traces_path(run_id)),
+        ):
+            if frame is None:
+                continue
+            tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
             try:
-                _write_parquet(timeseries, tmp)
-                os.replace(tmp, self.traces_path(run_id))
+                _write_parquet(frame, tmp)
+                os.replace(tmp, path)
             except BaseException:
                 tmp.unlink(missing_ok=True)
                 raise
@@ -84,6 +94,16 @@ class RunStore:
 
     def read_traces(self, run_id: str) -> pd.DataFrame:
         return pd.read_parquet(self.traces_path(run_id))
+
+    def read_port_traces(self, run_id: str) -> pd.DataFrame:
+        """Every port's time series (long: a `port` column); empty for a one-port run."""
+        path = self.port_traces_path(run_id)
+        return pd.read_parquet(path) if path.is_file() else pd.DataFrame()
+
+    def read_ports(self, run_id: str) -> pd.DataFrame:
+        """The run's per-port table (one row per measured port); empty for a run stored
+        before the store kept it."""
+        return pd.DataFrame(self.read(run_id).get("ports", {}))
 
     def ids(self) -> set[str]:
         """The ids of every stored run."""

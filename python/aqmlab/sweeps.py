@@ -68,12 +68,17 @@ def run_and_store(root: str, spec: RunSpec) -> tuple[str, float, float]:
         "aqmlab_version": _core.version(),
         "scenario": out["scenario"],
         "summary": out["summary"],
+        "ports": out["ports"],
         "traces": spec.traces,
         "wall_s": round(wall_s, 3),
         "cpu_s": round(cpu_s, 3),
     }
     timeseries = pd.DataFrame(out["timeseries"]) if spec.traces else None
-    RunStore(root).write(spec.run_id, record, timeseries)
+    several_ports = len(out["ports"].get("port", [])) > 1
+    port_timeseries = (
+        pd.DataFrame(out["port_timeseries"]) if spec.traces and several_ports else None
+    )
+    RunStore(root).write(spec.run_id, record, timeseries, port_timeseries)
     return spec.run_id, wall_s, cpu_s
 
 

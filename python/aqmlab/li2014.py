@@ -1,0 +1,266 @@
+"""The reproduction of Li et al. (2014): which experiment gives each of Tables 1–21, the
+published numbers (`experiments/li2014/published.csv`), the paper's metrics computed from our
+stored runs, the side-by-side table, the router-D queue figures and the report
+(`li2014_report.py`), with the claims judged in `claims_li2014.py`."""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from .plots import plot_traces
+from .sweeps import write_table
+
+if TYPE_CHECKING:
+    from .claims_betared import Claim
+    from .reproduce import ReproductionRuns
+
+TITLE = (
+    'Li, Sun, Zukerman, Liu, Xu, Chan, Chen & Ko, "A comparative simulation study of TCP/AQM '
+    'systems for evaluating the potential of neuron-based AQM schemes", Journal of Network and '
+    "Computer Applications 41 (2014) 274–299, Tables 1–21"
+)
+
+SCHEMES = ("ared", "rem", "pi", "iapi", "neuron_pid", "an_aqm", "fapidnn", "nrl")
+"""The eight AQMs in the paper's row order."""
+NEURON = ("neuron_pid", "an_aqm", "fapidnn", "nrl")
+TRADITIONAL = ("ared", "rem", "pi")
+DISPLAY = {
+    "ared": "ARED",
+    "rem": "REM",
+    "pi": "PI",
+    "iapi": "IAPI",
+    "neuron_pid": "Neuron PID",
+    "an_aqm": "AN-AQM",
+    "fapidnn": "FAPIDNN",
+    "nrl": "NRL",
+}
+
+QUEUE_METRICS = ("link_efficiency", "drop_rate", "avg_queue_pkts", "std_queue_pkts")
+DELAY_METRICS = ("delay_mean_ms", "delay_std_ms")
+TRANSIENT = "transient_s"
+"""Our transient time (`settle_time_s`, docs/metrics.md); the paper reads it off its figures."""
+
+PAYLOAD_BYTES = 1000
+"""§3.1: "the packet size is 1000 bytes" — the size by which the paper turns the link capacity
+into packets per second for its link efficiency."""
+
+
+@dataclass(frozen=True)
+class TableSource:
+    """Where one of the paper's tables comes from: the experiment, the port and the metrics."""
+
+    experiment: str
+    port: str | None
+    """The port's name for a table of the second router; None for the first measured port."""
+    metrics: tuple[str, ...]
+    target_pkts: float = 300.0
+
+
+TABLES: dict[int, TableSource] = {
+    **{n: TableSource(f"table{n}", None, QUEUE_METRICS) for n in (1, 2, 5, 6, 7, 8)},
+    **{n: TableSource(f"table{n}", None, QUEUE_METRICS, 50.0) for n in (3, 4)},
+    **{n: TableSource(f"table{n}", None, QUEUE_METRICS) for n in range(9, 15)},
+    15: TableSource("table15_16", None, QUEUE_METRICS),
+    16: TableSource("table15_16", "D->E", QUEUE_METRICS),
+    17: TableSource("table17_18", None, QUEUE_METRICS),
+    18: TableSource("table17_18", "D->E", QUEUE_METRICS),
+    19: TableSource("table2", None, DELAY_METRICS),
+    20: TableSource("table9", None, DELAY_METRICS),
+    21: TableSource("table21", None, DELAY_METRICS),
+}
+"""Every table of the paper. Tables 19 and 20 report the delay of Table 2's and Table 9's runs
+(§3.9), so they share those experiments and their stored runs."""
+
+PARTS: dict[int, str] = {n: f"tables/{source.experiment}" for n, source in TABLES.items()}
+"""Each table's experiment file under experiments/li2014/ (without `.toml`)."""
+
+TABLE_TITLES = {
+    1: "500 TCP connections, target 300 packets",
+    2: "1500 TCP connections, target 300 packets",
+    3: "500 TCP connections, target 50 packets",
+    4: "800 TCP connections, target 50 packets",
+    5: "800 TCP connections, 15 Mb/s bottleneck",
+    6: "800 TCP connections, 115 Mb/s bottleneck",
+    7: "800 TCP connections, round-trip propagation 20–140 ms",
+    8: "800 TCP connections, round-trip propagation 150–250 ms",
+    9: "connections increasing abruptly from 500 to 1500",
+    10: "connections decreasing abruptly from 1500 to 500",
+    11: "connections increasing randomly from 300 to 1500",
+    12: "connections decreasing randomly from 1500 to 300",
+    13: "800 TCP connections, round-trip propagation 500 ms",
+    14: "800 TCP connections with 400 ON/OFF UDP flows",
+    15: "two bottlenecks, N = 500, N1 = 200, N2 = 200: router B",
+    16: "two bottlenecks, N = 500, N1 = 200, N2 = 200: router D",
+    17: "two bottlenecks, N = 100, N1 = 800, N2 = 400: router B",
+    18: "two bottlenecks, N = 100, N1 = 800, N2 = 400: router D",
+    19: "packet delay, 1500 TCP connections, target 300 (Table 2's runs)",
+    20: "packet delay, connections increasing abruptly from 500 to 1500 (Table 9's runs)",
+    21: "packet delay, 1500 TCP connections, round-trip propagation 2 µs",
+}
+
+
+def experiments_root() -> Path:
+    return Path(__file__).resolve().parents[2] / "experiments" / "li2014"
+
+
+SECONDS_TABLES = (21,)
+"""Tables whose delays the paper heads "(ms)" but prints in seconds: Table 21's 0.05–0.12
+would be queues of 0.3–0.7 packets, while the same schemes hold 300–700 packets (55–130 ms at
+45 Mb/s) in Table 2's runs, whose settings Table 21 keeps but for the propagation time."""
+
+
+def published(path: Path | None = None) -> pd.DataFrame:
+    """The paper's numbers: one row per (table, aqm, metric), percentages as fractions,
+    delays in ms (`SECONDS_TABLES` converted from seconds)."""
+    path = path or experiments_root() / "published.csv"
+    with open(path, encoding="utf-8") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    out = []
+    for r in rows:
+        text = r["printed"].strip()
+        value = float(text.rstrip("%")) / 100 if text.endswith("%") else float(text)
+        if int(r["table"]) in SECONDS_TABLES and r["metric"] in DELAY_METRICS:
+            value *= 1000.0
+        out.append(
+            {"table": int(r["table"]), "aqm": r["aqm"], "metric": r["metric"], "published": value}
+        )
+    return pd.DataFrame(out)
+
+
+def paper_metrics(summary: Mapping[str, Any], port: Mapping[str, Any]) -> dict[str, float]:
+    """The paper's metrics (§3) of one run at one port: link efficiency = data packets sent
+    on the link per second over the capacity in packets of `PAYLOAD_BYTES` per second; drop
+    ratio = drops / arrivals at the link; mean and STD of the queue length; the end-to-end
+    delay of every flow's data packets; our transient time (first port only)."""
+    window_s = float(summary["window_end_s"]) - float(summary["window_start_s"])
+    capacity_pkts_per_s = float(port["rate_mbps"]) * 1e6 / (8 * PAYLOAD_BYTES)
+    return {
+        "link_efficiency": float(port["data_departures"]) / window_s / capacity_pkts_per_s,
+        "drop_rate": float(port["drop_rate"]),
+        "avg_queue_pkts": float(port["avg_queue_pkts"]),
+        "std_queue_pkts": float(port["std_queue_pkts"]),
+        "delay_mean_ms": float(summary["delay_mean_ms"]),
+        "delay_std_ms": float(summary["delay_std_ms"]),
+    }
+
+
+def _port_row(ports: pd.DataFrame, name: str | None) -> Mapping[str, Any] | None:
+    if ports.empty:
+        return None
+    if name is None:
+        return ports.iloc[0].to_dict()
+    match = ports[ports["name"] == name]
+    return None if match.empty else match.iloc[0].to_dict()
+
+
+def ours(runs: ReproductionRuns) -> pd.DataFrame:
+    """Our value of every (table, aqm, metric) that has stored runs: the mean over the seeds,
+    with the number of seeds and their standard deviation."""
+    rows = []
+    for number, source in TABLES.items():
+        for spec in runs.specs_of.get(source.experiment, ()):
+            if not runs.store.has(spec.run_id):
+                continue
+            record = runs.store.read(spec.run_id)
+            port = _port_row(runs.store.read_ports(spec.run_id), source.port)
+            if port is None:
+                continue
+            values = paper_metrics(record["summary"], port)
+            if source.port is None:
+                values[TRANSIENT] = float(record["summary"]["settle_time_s"])
+            for metric in (*source.metrics, TRANSIENT):
+                if metric in values:
+                    rows.append(
+                        {
+                            "table": number,
+                            "aqm": spec.params["aqm"],
+                            "metric": metric,
+                            "seed": spec.seed,
+                            "value": values[metric],
+                        }
+                    )
+    if not rows:
+        return pd.DataFrame(columns=["table", "aqm", "metric", "ours", "seeds", "seed_std"])
+    df = pd.DataFrame(rows)
+    grouped = df.groupby(["table", "aqm", "metric"], sort=False)["value"]
+    return pd.DataFrame(
+        {
+            "ours": grouped.mean(),
+            "seeds": grouped.count(),
+            "seed_std": grouped.std(ddof=1),
+        }
+    ).reset_index()
+
+
+def comparison(published_df: pd.DataFrame, ours_df: pd.DataFrame) -> pd.DataFrame:
+    """The tidy side-by-side table: every published (table, aqm, metric) with our value and
+    the difference ours − published (NaN where we have no run); our transient times after."""
+    merged = published_df.merge(ours_df, on=["table", "aqm", "metric"], how="outer")
+    merged["difference"] = merged["ours"] - merged["published"]
+    order = {a: i for i, a in enumerate(SCHEMES)}
+    metric_order = {m: i for i, m in enumerate((*QUEUE_METRICS, *DELAY_METRICS, TRANSIENT))}
+    merged = merged.assign(
+        _a=merged["aqm"].map(order), _m=merged["metric"].map(metric_order)
+    ).sort_values(["table", "_a", "_m"], kind="stable")
+    columns = ["table", "aqm", "metric", "published", "ours", "difference", "seeds", "seed_std"]
+    return merged[columns].reset_index(drop=True)
+
+
+def router_d_figures(runs: ReproductionRuns) -> list[Path]:
+    """The queue of router D (port D->E) in the two-bottleneck experiments, in the layout of
+    the experiment's own figure (one panel per AQM), as `<experiment>_router_D.png/svg`."""
+    files: list[Path] = []
+    for fig in runs.figures:
+        exp = fig.experiment
+        if exp.name not in ("table15_16", "table17_18") or fig.table is None or fig.table.empty:
+            continue
+        traces: dict[object, pd.DataFrame] = {}
+        rows = []
+        for spec in sorted(runs.specs_of[exp.name], key=lambda s: s.seed):
+            if not runs.store.has(spec.run_id):
+                continue
+            ports = runs.store.read_ports(spec.run_id)
+            port = _port_row(ports, "D->E")
+            if port is None:
+                continue
+            summary = runs.store.read(spec.run_id)["summary"]
+            rows.append({**spec.params, "seed": spec.seed, **_window(summary), **port})
+            aqm = spec.params["aqm"]
+            series = runs.store.read_port_traces(spec.run_id)
+            if aqm not in traces and not series.empty:
+                traces[aqm] = series[series["port"] == port["port"]].reset_index(drop=True)
+        if rows:
+            files += plot_traces(
+                exp, pd.DataFrame(rows), traces, runs.out_dir / "figures", f"{exp.name}_router_D"
+            )
+    return files
+
+
+def _window(summary: Mapping[str, Any]) -> dict[str, float]:
+    return {k: summary[k] for k in ("duration_s", "window_start_s", "window_end_s")}
+
+
+def judge(runs: ReproductionRuns) -> tuple[list[Claim], str]:
+    """Claims, verdicts and report.md of the reproduction; writes the side-by-side table
+    (`tables/li2014_comparison.*`) and the router-D figures."""
+    from . import claims_li2014, li2014_report
+
+    numbers = sorted(n for n, source in TABLES.items() if source.experiment in runs.specs_of)
+    pub = published()
+    pub = pub[pub["table"].isin(numbers)]
+    table = comparison(pub, ours(runs))
+    write_table(table, runs.out_dir / "tables", "li2014_comparison")
+    router_d_figures(runs)
+    claims = claims_li2014.evaluate(table)
+    return claims, li2014_report.render(runs, numbers, table, claims)
+
+
+def is_missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
