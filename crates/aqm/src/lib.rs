@@ -8,6 +8,7 @@
 
 pub mod abetared;
 pub mod adaptive_beta;
+pub mod an_aqm;
 pub mod ared;
 pub mod beta_bounds;
 pub mod beta_curve;
@@ -17,7 +18,10 @@ pub mod contract;
 pub mod dbetared;
 pub mod drop_decision;
 pub mod droptail;
+pub mod iapi;
 pub mod math;
+pub mod neuron_learning;
+pub mod neuron_pid;
 pub mod param_doc;
 pub mod pie;
 pub mod red;
@@ -28,6 +32,7 @@ pub mod rng;
 
 pub use abetared::{ABetaRed, ABetaRedParams};
 pub use adaptive_beta::LinkContext;
+pub use an_aqm::{AnAqm, AnAqmParams};
 pub use ared::{AdaptAt, Ared, AredParams};
 pub use beta_curve::BetaCurve;
 pub use betared::{BetaRed, BetaRedParams};
@@ -36,6 +41,8 @@ pub use contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, 
 pub use dbetared::{DBetaRed, DBetaRedParams};
 pub use drop_decision::Spacing;
 pub use droptail::{DropTail, DropTailParams};
+pub use iapi::{Iapi, IapiParams};
+pub use neuron_pid::{NeuronPid, NeuronPidParams};
 pub use param_doc::ParamDoc;
 pub use pie::{BurstRule, Pie, PieParams, ShortQueueRule};
 pub use red::{Red, RedParams};

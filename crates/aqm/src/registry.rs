@@ -8,8 +8,8 @@ use crate::adaptive_beta::LinkContext;
 use crate::contract::{Aqm, ParamError};
 use crate::param_doc::ParamDoc;
 use crate::{
-    ABetaRedParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams, DropTailParams,
-    PieParams, RedParams,
+    ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams,
+    DropTailParams, IapiParams, NeuronPidParams, PieParams, RedParams,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -50,6 +50,9 @@ pub fn for_each(visitor: &mut impl ParamsVisitor) {
     visitor.visit::<DBetaRedParams>();
     visitor.visit::<CoDelParams>();
     visitor.visit::<PieParams>();
+    visitor.visit::<IapiParams>();
+    visitor.visit::<NeuronPidParams>();
+    visitor.visit::<AnAqmParams>();
 }
 
 /// (name, title) of every AQM, in [`for_each`]'s order.
@@ -108,7 +111,7 @@ mod tests {
     #[test]
     fn every_serialised_key_is_described_once() {
         let all = collect();
-        assert_eq!(all.len(), 8);
+        assert_eq!(all.len(), 11);
         for (aqm, names, keys) in all {
             let described: BTreeSet<String> = names.iter().map(|n| n.to_string()).collect();
             assert_eq!(
@@ -143,7 +146,17 @@ mod tests {
         assert_eq!(
             names,
             BTreeSet::from([
-                "droptail", "red", "ared", "betared", "abetared", "dbetared", "codel", "pie"
+                "droptail",
+                "red",
+                "ared",
+                "betared",
+                "abetared",
+                "dbetared",
+                "codel",
+                "pie",
+                "iapi",
+                "neuron_pid",
+                "an_aqm"
             ])
         );
     }
