@@ -172,3 +172,42 @@ def test_sojourn_within_now_and_drop_curve_inputs():
             red.drop_probability([1.0, bad])
     with pytest.raises(ValueError, match="has no drop-probability curve"):
         _core.AqmStepper("pie", {}).drop_probability([])
+
+
+def test_iapi_update_by_hand():
+    # k_p = b = 0.001, k_i0 = (a - b)·w = 0.2, T = 0.01 s, e* = 10. At t = 0 with q = 100:
+    # e = 0 after e(k-1) = -100, k_i = 0.2·(1 - 10/20) = 0.1, p = 0.001·100 = 0.1.
+    params = {"q_ref_pkts": 100, "a": 0.003, "b": 0.001, "sample_hz": 100, "e_star_pkts": 10}
+    q = _core.AqmStepper("iapi", params)
+    assert q.next_timer_s == 0.0
+    q.timer(0.0, queue_pkts=100)
+    assert q.state == pytest.approx({"p": 0.1, "k_i": 0.1})
+    # q = 130: e = 30, k_i = 0.2·(1 + 20/20) = 0.4, p = 0.1 + 0.001·30 + 0.4·0.01·30 = 0.25.
+    q.timer(0.01, queue_pkts=130)
+    assert q.state == pytest.approx({"p": 0.25, "k_i": 0.4})
+    # An arrival finding 400 packets is dropped with p' = 400/100·0.25 = 1, one finding none never.
+    assert {q.enqueue(0.015, queue_pkts=400) for _ in range(50)} == {"early_drop"}
+    assert {q.enqueue(0.015, queue_pkts=0) for _ in range(50)} == {"accept"}
+
+
+def test_neuron_pid_step_by_hand():
+    # From rest, q = 110 against q_ref 100: e = 10, x = [10, 10, 10], p = 0.01·30/3 = 0.1;
+    # each weight learns 1e-4·10·0.1·10 = 1e-3.
+    q = _core.AqmStepper("neuron_pid", {"q_ref_pkts": 100, "d1": 1e-4, "d2": 1e-4, "d3": 1e-4})
+    assert q.next_timer_s == pytest.approx(0.001)
+    q.timer(0.001, queue_pkts=110)
+    assert q.state == pytest.approx({"p": 0.1, "w1": 1.001, "w2": 1.001, "w3": 1.001})
+
+
+def test_an_aqm_rate_mismatch_by_hand():
+    # 8 Mb/s link: two 1000-byte arrivals in 1 ms are r = 16 Mb/s, gamma = 1. With q = 110,
+    # e = 10: x = [10, 10, 10, 1, 1, 1], p = 0.01·33/6 = 0.055.
+    zero = {f"d{i}": 0.0 for i in range(1, 7)}
+    q = _core.AqmStepper("an_aqm", {"q_ref_pkts": 100, **zero}, rate_mbps=8.0)
+    q.enqueue(0.0002, queue_pkts=0, size_bytes=1000)
+    q.enqueue(0.0004, queue_pkts=1, size_bytes=1000)
+    q.timer(0.001, queue_pkts=110)
+    s = q.state
+    assert s["gamma"] == pytest.approx(1.0)
+    assert s["p"] == pytest.approx(0.055)
+    assert [s[f"w{i}"] for i in range(1, 7)] == [1.0] * 6
