@@ -51,6 +51,32 @@ def test_abetared_update_by_hand():
     assert q.state["p_max"] == pytest.approx(0.5 + 0.5 * 0.5 * 0.1)
 
 
+def test_rem_update_by_hand():
+    # 40 Mb/s, 1000-byte packets: c = 0.002 * 40e6 / 8000 = 10 packets per 2 ms interval.
+    # 15 arrivals, q = 320: price = 0.001 * (0.1 * (320 - 300) + 15 - 10) = 0.007.
+    q = _core.AqmStepper("rem", {}, rate_mbps=40.0, limit_pkts=900)
+    assert q.next_timer_s == pytest.approx(0.002)
+    for _ in range(15):
+        assert q.enqueue(0.001, queue_pkts=0) == "accept"
+    q.timer(0.002, queue_pkts=320)
+    s = q.state
+    assert s["price"] == pytest.approx(0.007)
+    assert s["p"] == pytest.approx(1.0 - 1.001 ** -0.007)
+    assert s["input_rate_pkts_per_s"] == pytest.approx(7500.0)
+    assert q.next_timer_s == pytest.approx(0.004)
+
+
+def test_pi_update_by_hand():
+    # p = 1.822e-5 * (400 - 300) - 1.816e-5 * (0 - 300) = 7.27e-3 after a first sample of 0.
+    q = _core.AqmStepper("pi", {}, rate_mbps=45.0, limit_pkts=900)
+    assert q.next_timer_s == 0.0
+    q.timer(0.0, queue_pkts=0)
+    assert q.state["p"] == 0.0
+    q.timer(q.next_timer_s, queue_pkts=400)
+    assert q.state["p"] == pytest.approx(7.27e-3)
+    assert q.state["queue_error_pkts"] == 100.0
+
+
 def test_drop_curves():
     red = _core.AqmStepper("red", {"q_min_pkts": 100, "q_max_pkts": 300, "p_max": 0.2})
     expected = [0, 0.1, 0.2, 1]

@@ -9,7 +9,7 @@ use crate::contract::{Aqm, ParamError};
 use crate::param_doc::ParamDoc;
 use crate::{
     ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams,
-    DropTailParams, IapiParams, NeuronPidParams, PieParams, RedParams,
+    DropTailParams, IapiParams, NeuronPidParams, PiParams, PieParams, RedParams, RemParams,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -50,6 +50,8 @@ pub fn for_each(visitor: &mut impl ParamsVisitor) {
     visitor.visit::<DBetaRedParams>();
     visitor.visit::<CoDelParams>();
     visitor.visit::<PieParams>();
+    visitor.visit::<RemParams>();
+    visitor.visit::<PiParams>();
     visitor.visit::<IapiParams>();
     visitor.visit::<NeuronPidParams>();
     visitor.visit::<AnAqmParams>();
@@ -111,7 +113,7 @@ mod tests {
     #[test]
     fn every_serialised_key_is_described_once() {
         let all = collect();
-        assert_eq!(all.len(), 11);
+        assert_eq!(all.len(), 13);
         for (aqm, names, keys) in all {
             let described: BTreeSet<String> = names.iter().map(|n| n.to_string()).collect();
             assert_eq!(
@@ -154,6 +156,8 @@ mod tests {
                 "dbetared",
                 "codel",
                 "pie",
+                "rem",
+                "pi",
                 "iapi",
                 "neuron_pid",
                 "an_aqm"

@@ -6,8 +6,9 @@ use sim::result::RunResult;
 use std::convert::Infallible;
 
 /// BetaRED dumbbell, N = 100 constant, 60 s, measured over the last 30 s; T_target 40 ms
-/// (q_target = 250 packets) for every AQM that has a target. (At N = 200 ARED's p_max reaches
-/// its 0.5 ceiling and the queue settles above the target, near 460 packets.)
+/// (q_target = 250 packets) for every AQM that has a target, and q_ref = 250 packets for REM
+/// and PI. (At N = 200 ARED's p_max reaches its 0.5 ceiling and the queue settles above the
+/// target, near 460 packets.)
 const BASE: &str = r#"
 duration_s = 60.0
 seed = 3
@@ -19,6 +20,10 @@ target_delay_ms = 40.0
 target_ms = 40.0
 [queue.pie]
 target_ms = 40.0
+[queue.rem]
+q_ref_pkts = 250.0
+[queue.pi]
+q_ref_pkts = 250.0
 [traffic.schedule]
 kind = "constant"
 flows = 100
@@ -80,7 +85,7 @@ fn target_seeking_aqms_hold_the_queue_near_target_while_drop_tail_fills_it() {
         "drop tail: {}",
         m(&dt, "avg_queue_pkts")
     );
-    for aqm in ["ared", "pie", "dbetared"] {
+    for aqm in ["ared", "pie", "dbetared", "rem", "pi"] {
         let q = m(&run(&[("queue.aqm", aqm)]), "avg_queue_pkts");
         assert!(
             (150.0..=350.0).contains(&q),
