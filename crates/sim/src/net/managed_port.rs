@@ -96,7 +96,7 @@ impl ManagedQueue {
 
     /// Offer an arriving packet; returns whether it joined the queue.
     pub fn enqueue(&mut self, now_ns: u64, mut pkt: Packet, counts: &mut PacketCounts) -> bool {
-        let counted = self.stats.counts(joined_ns);
+        let counted = self.stats.counts(now_ns);
         if counted {
             self.stats.arrivals += 1;
         }
