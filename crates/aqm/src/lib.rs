@@ -17,7 +17,9 @@ pub mod contract;
 pub mod dbetared;
 pub mod drop_decision;
 pub mod droptail;
+pub mod fapidnn;
 pub mod math;
+pub mod nrl;
 pub mod param_doc;
 pub mod pie;
 pub mod red;
@@ -36,6 +38,8 @@ pub use contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, 
 pub use dbetared::{DBetaRed, DBetaRedParams};
 pub use drop_decision::Spacing;
 pub use droptail::{DropTail, DropTailParams};
+pub use fapidnn::{Fapidnn, FapidnnParams};
+pub use nrl::{Nrl, NrlParams};
 pub use param_doc::ParamDoc;
 pub use pie::{BurstRule, Pie, PieParams, ShortQueueRule};
 pub use red::{Red, RedParams};

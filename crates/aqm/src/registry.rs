@@ -9,7 +9,7 @@ use crate::contract::{Aqm, ParamError};
 use crate::param_doc::ParamDoc;
 use crate::{
     ABetaRedParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams, DropTailParams,
-    PieParams, RedParams,
+    FapidnnParams, NrlParams, PieParams, RedParams,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -50,6 +50,8 @@ pub fn for_each(visitor: &mut impl ParamsVisitor) {
     visitor.visit::<DBetaRedParams>();
     visitor.visit::<CoDelParams>();
     visitor.visit::<PieParams>();
+    visitor.visit::<FapidnnParams>();
+    visitor.visit::<NrlParams>();
 }
 
 /// (name, title) of every AQM, in [`for_each`]'s order.
@@ -108,7 +110,7 @@ mod tests {
     #[test]
     fn every_serialised_key_is_described_once() {
         let all = collect();
-        assert_eq!(all.len(), 8);
+        assert_eq!(all.len(), 10);
         for (aqm, names, keys) in all {
             let described: BTreeSet<String> = names.iter().map(|n| n.to_string()).collect();
             assert_eq!(
@@ -143,7 +145,8 @@ mod tests {
         assert_eq!(
             names,
             BTreeSet::from([
-                "droptail", "red", "ared", "betared", "abetared", "dbetared", "codel", "pie"
+                "droptail", "red", "ared", "betared", "abetared", "dbetared", "codel", "pie",
+                "fapidnn", "nrl"
             ])
         );
     }
