@@ -70,7 +70,7 @@ impl AqmParams for FapidnnParams {
         ParamDoc::new(
             "q_ref_pkts",
             "packets",
-            "> 0",
+            "(0, 1e9]",
             "target queue q_ref, an input of the network",
         ),
         ParamDoc::new(
@@ -82,25 +82,25 @@ impl AqmParams for FapidnnParams {
         ParamDoc::new(
             "k_p",
             "",
-            "finite",
+            "[-1e6, 1e6]",
             "initial proportional gain K_P (P-neuron output weight)",
         ),
         ParamDoc::new(
             "k_i",
             "",
-            "finite",
+            "[-1e6, 1e6]",
             "initial integral gain K_I (I-neuron output weight)",
         ),
         ParamDoc::new(
             "k_d",
             "",
-            "finite",
+            "[-1e6, 1e6]",
             "initial derivative gain K_D (D-neuron output weight)",
         ),
         ParamDoc::new(
             "eta",
             "",
-            ">= 0",
+            "[0, 1]",
             "base learning rate, scaled by the fuzzy factor in [0.25, 2]",
         ),
         ParamDoc::new(
@@ -112,14 +112,17 @@ impl AqmParams for FapidnnParams {
         ParamDoc::new(
             "mean_pkt_bytes",
             "bytes",
-            ">= 1",
+            "[1, 1e9]",
             "packet size: link rate in packets per sample for the fuzzy input",
         ),
     ];
 
     fn validate(&self) -> Result<(), ParamError> {
-        if !(self.q_ref_pkts > 0.0 && self.q_ref_pkts.is_finite()) {
-            return Err(ParamError::new("q_ref_pkts", "must be a number > 0"));
+        if !(self.q_ref_pkts > 0.0 && self.q_ref_pkts <= 1e9) {
+            return Err(ParamError::new(
+                "q_ref_pkts",
+                "must be a number in (0, 1e9]",
+            ));
         }
         if !(self.sample_interval_ms >= 1e-6 && self.sample_interval_ms <= MAX_INTERVAL_MS) {
             return Err(ParamError::new(
@@ -128,18 +131,21 @@ impl AqmParams for FapidnnParams {
             ));
         }
         for (name, v) in [("k_p", self.k_p), ("k_i", self.k_i), ("k_d", self.k_d)] {
-            if !v.is_finite() {
-                return Err(ParamError::new(name, "must be a finite number"));
+            if !(-1e6..=1e6).contains(&v) {
+                return Err(ParamError::new(name, "must be a number in [-1e6, 1e6]"));
             }
         }
-        if !(self.eta >= 0.0 && self.eta.is_finite()) {
-            return Err(ParamError::new("eta", "must be a number >= 0"));
+        if !(self.eta >= 0.0 && self.eta <= 1.0) {
+            return Err(ParamError::new("eta", "must be in [0, 1]"));
         }
         if !(self.momentum >= 0.0 && self.momentum < 1.0) {
             return Err(ParamError::new("momentum", "must be in [0, 1)"));
         }
-        if !(self.mean_pkt_bytes >= 1.0 && self.mean_pkt_bytes.is_finite()) {
-            return Err(ParamError::new("mean_pkt_bytes", "must be a number >= 1"));
+        if !(self.mean_pkt_bytes >= 1.0 && self.mean_pkt_bytes <= 1e9) {
+            return Err(ParamError::new(
+                "mean_pkt_bytes",
+                "must be a number in [1, 1e9]",
+            ));
         }
         Ok(())
     }

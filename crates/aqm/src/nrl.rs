@@ -69,14 +69,14 @@ impl AqmParams for NrlParams {
     const AQM: &'static str = "nrl";
     const TITLE: &'static str = "NRL";
     const PARAMS: &'static [ParamDoc] = &[
-        ParamDoc::new("q_ref_pkts", "packets", "> 0", "target queue q_ref"),
+        ParamDoc::new("q_ref_pkts", "packets", "(0, 1e9]", "target queue q_ref"),
         ParamDoc::new(
             "sample_interval_ms",
             "ms",
             "[0.000001, 1e9]",
             "sample period T: p, the measured input rate x and the weights, once per period",
         ),
-        ParamDoc::new("alpha", "", ">= 0", "learning rate of the neuron weights"),
+        ParamDoc::new("alpha", "", "[0, 1]", "learning rate of the neuron weights"),
         ParamDoc::new(
             "gamma",
             "",
@@ -86,38 +86,41 @@ impl AqmParams for NrlParams {
         ParamDoc::new(
             "theta1",
             "",
-            ">= 0",
+            "[0, 1e6]",
             "weight of the queue error in the reinforcement signal",
         ),
         ParamDoc::new(
             "theta2",
             "s",
-            ">= 0",
+            "[0, 1e6]",
             "weight of the rate mismatch (packets/s) in the reinforcement signal",
         ),
         ParamDoc::new(
             "w1_initial",
             "1/packet",
-            "finite",
+            "[-1e6, 1e6]",
             "initial weight of the queue error q - q_ref",
         ),
         ParamDoc::new(
             "w2_initial",
             "s/packet",
-            "finite",
+            "[-1e6, 1e6]",
             "initial weight of the rate mismatch x - C",
         ),
         ParamDoc::new(
             "mean_pkt_bytes",
             "bytes",
-            ">= 1",
+            "[1, 1e9]",
             "packet size: rates in packets per second",
         ),
     ];
 
     fn validate(&self) -> Result<(), ParamError> {
-        if !(self.q_ref_pkts > 0.0 && self.q_ref_pkts.is_finite()) {
-            return Err(ParamError::new("q_ref_pkts", "must be a number > 0"));
+        if !(self.q_ref_pkts > 0.0 && self.q_ref_pkts <= 1e9) {
+            return Err(ParamError::new(
+                "q_ref_pkts",
+                "must be a number in (0, 1e9]",
+            ));
         }
         if !(self.sample_interval_ms >= 1e-6 && self.sample_interval_ms <= MAX_INTERVAL_MS) {
             return Err(ParamError::new(
@@ -125,13 +128,12 @@ impl AqmParams for NrlParams {
                 "must be a number in [0.000001, 1e9] (at least 1 ns)",
             ));
         }
-        for (name, v) in [
-            ("alpha", self.alpha),
-            ("theta1", self.theta1),
-            ("theta2", self.theta2),
-        ] {
-            if !(v >= 0.0 && v.is_finite()) {
-                return Err(ParamError::new(name, "must be a number >= 0"));
+        if !(self.alpha >= 0.0 && self.alpha <= 1.0) {
+            return Err(ParamError::new("alpha", "must be in [0, 1]"));
+        }
+        for (name, v) in [("theta1", self.theta1), ("theta2", self.theta2)] {
+            if !(0.0..=1e6).contains(&v) {
+                return Err(ParamError::new(name, "must be a number in [0, 1e6]"));
             }
         }
         if !(self.gamma >= 0.0 && self.gamma < 1.0) {
@@ -141,12 +143,15 @@ impl AqmParams for NrlParams {
             ("w1_initial", self.w1_initial),
             ("w2_initial", self.w2_initial),
         ] {
-            if !v.is_finite() {
-                return Err(ParamError::new(name, "must be a finite number"));
+            if !(-1e6..=1e6).contains(&v) {
+                return Err(ParamError::new(name, "must be a number in [-1e6, 1e6]"));
             }
         }
-        if !(self.mean_pkt_bytes >= 1.0 && self.mean_pkt_bytes.is_finite()) {
-            return Err(ParamError::new("mean_pkt_bytes", "must be a number >= 1"));
+        if !(self.mean_pkt_bytes >= 1.0 && self.mean_pkt_bytes <= 1e9) {
+            return Err(ParamError::new(
+                "mean_pkt_bytes",
+                "must be a number in [1, 1e9]",
+            ));
         }
         Ok(())
     }

@@ -177,7 +177,7 @@ fn bad_parameters_name_the_field() {
                 ..Default::default()
             },
             "q_ref_pkts",
-            "must be a number > 0",
+            "must be a number in (0, 1e9]",
         ),
         (
             NrlParams {
@@ -193,7 +193,7 @@ fn bad_parameters_name_the_field() {
                 ..Default::default()
             },
             "alpha",
-            "must be a number >= 0",
+            "must be in [0, 1]",
         ),
         (
             NrlParams {
@@ -209,7 +209,7 @@ fn bad_parameters_name_the_field() {
                 ..Default::default()
             },
             "theta1",
-            "must be a number >= 0",
+            "must be a number in [0, 1e6]",
         ),
         (
             NrlParams {
@@ -217,7 +217,7 @@ fn bad_parameters_name_the_field() {
                 ..Default::default()
             },
             "theta2",
-            "must be a number >= 0",
+            "must be a number in [0, 1e6]",
         ),
         (
             NrlParams {
@@ -225,7 +225,7 @@ fn bad_parameters_name_the_field() {
                 ..Default::default()
             },
             "w1_initial",
-            "must be a finite number",
+            "must be a number in [-1e6, 1e6]",
         ),
         (
             NrlParams {
@@ -233,7 +233,7 @@ fn bad_parameters_name_the_field() {
                 ..Default::default()
             },
             "w2_initial",
-            "must be a finite number",
+            "must be a number in [-1e6, 1e6]",
         ),
         (
             NrlParams {
@@ -241,7 +241,7 @@ fn bad_parameters_name_the_field() {
                 ..Default::default()
             },
             "mean_pkt_bytes",
-            "must be a number >= 1",
+            "must be a number in [1, 1e9]",
         ),
     ];
     for (params, field, message) in cases {
