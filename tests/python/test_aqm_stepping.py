@@ -237,3 +237,32 @@ def test_an_aqm_rate_mismatch_by_hand():
     assert s["gamma"] == pytest.approx(1.0)
     assert s["p"] == pytest.approx(0.055)
     assert [s[f"w{i}"] for i in range(1, 7)] == [1.0] * 6
+
+
+def test_fapidnn_first_sample_by_hand():
+    # 8 Mb/s, B = 1000, q_ref = 300: u = (500 - 300)/1000 = 0.2 feeds the P-, I- and D-neurons,
+    # so p = (0.1 + 0.2 + 0.05) * 0.2 = 0.07; the gains do not move at the first sample.
+    q = _core.AqmStepper(
+        "fapidnn", {"k_p": 0.1, "k_i": 0.2, "k_d": 0.05}, rate_mbps=8.0, limit_pkts=1000
+    )
+    assert q.next_timer_s == 0.0
+    q.timer(0.0, queue_pkts=500)
+    s = q.state
+    assert s["p"] == pytest.approx(0.07)
+    assert (s["k_p"], s["k_i"], s["k_d"]) == (0.1, 0.2, 0.05)
+    assert q.next_timer_s == pytest.approx(0.001)
+
+
+def test_nrl_first_sample_by_hand():
+    # C = 1000 packets/s; 3 arrivals in the first ms and q = 320: e1 = 20, e2 = 2000,
+    # z = 0.01 * 20 + 0.001 * 2000 = 2.2, p = tanh(1.1); r = 10 * 20 + 0.02 * 2000 = 240.
+    q = _core.AqmStepper(
+        "nrl", {"w1_initial": 0.01, "w2_initial": 0.001}, rate_mbps=8.0, limit_pkts=1000
+    )
+    for _ in range(3):
+        q.enqueue(0.0, queue_pkts=320, size_bytes=1000)
+    q.timer(0.0, queue_pkts=320)
+    s = q.state
+    assert s["p"] == pytest.approx(math.tanh(1.1))
+    assert s["r"] == pytest.approx(240.0)
+    assert (s["w1"], s["w2"]) == (0.01, 0.001)

@@ -9,7 +9,8 @@ use crate::contract::{Aqm, ParamError};
 use crate::param_doc::ParamDoc;
 use crate::{
     ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams,
-    DropTailParams, IapiParams, NeuronPidParams, PiParams, PieParams, RedParams, RemParams,
+    DropTailParams, FapidnnParams, IapiParams, NeuronPidParams, NrlParams, PiParams, PieParams,
+    RedParams, RemParams,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -55,6 +56,8 @@ pub fn for_each(visitor: &mut impl ParamsVisitor) {
     visitor.visit::<IapiParams>();
     visitor.visit::<NeuronPidParams>();
     visitor.visit::<AnAqmParams>();
+    visitor.visit::<FapidnnParams>();
+    visitor.visit::<NrlParams>();
 }
 
 /// (name, title) of every AQM, in [`for_each`]'s order.
@@ -113,7 +116,7 @@ mod tests {
     #[test]
     fn every_serialised_key_is_described_once() {
         let all = collect();
-        assert_eq!(all.len(), 13);
+        assert_eq!(all.len(), 15);
         for (aqm, names, keys) in all {
             let described: BTreeSet<String> = names.iter().map(|n| n.to_string()).collect();
             assert_eq!(
@@ -160,7 +163,9 @@ mod tests {
                 "pi",
                 "iapi",
                 "neuron_pid",
-                "an_aqm"
+                "an_aqm",
+                "fapidnn",
+                "nrl"
             ])
         );
     }
