@@ -2,8 +2,8 @@
 
 Usage (from the repository root, after `make build`):
   python benches/bench.py                       scenario 2 speed and memory, model speed
-  python benches/bench.py --reproduce [quick|full|both]
-                                                `aqmlab reproduce betared` wall time
+  python benches/bench.py --reproduce [quick|full|both] [--paper betared|li2014|all]
+                                                `aqmlab reproduce PAPER` wall time
 Each mode rewrites its own part of BENCHMARKS.md and keeps the other's.
 """
 
@@ -300,14 +300,18 @@ def with_section(text: str, section: str | None) -> str:
     return text if section is None else f"{text}\n{section}\n"
 
 
-def time_reproduction(mode: str) -> dict:
-    """Wall time of `aqmlab reproduce betared` from an empty output folder, which is kept
-    afterwards (results/bench/reproduce-betared[-quick]) so its report can be read."""
+PAPERS = ("betared", "li2014")
+"""The reproductions `--reproduce` times, in the order of the table."""
+
+
+def time_reproduction(paper: str, mode: str) -> dict:
+    """Wall time of `aqmlab reproduce PAPER` from an empty output folder, which is kept
+    afterwards (results/bench/reproduce-PAPER[-quick]) so its report can be read."""
     out = (
         REPO_ROOT
         / "results"
         / "bench"
-        / ("reproduce-betared" + ("-quick" if mode == "quick" else ""))
+        / (f"reproduce-{paper}" + ("-quick" if mode == "quick" else ""))
     )
     shutil.rmtree(out, ignore_errors=True)
     cmd = [
@@ -315,7 +319,7 @@ def time_reproduction(mode: str) -> dict:
         "-m",
         "aqmlab.cli",
         "reproduce",
-        "betared",
+        paper,
         *REPRODUCTION_MODES[mode],
         "--out",
         str(out),
@@ -326,7 +330,7 @@ def time_reproduction(mode: str) -> dict:
     wall_s = time.perf_counter() - t0
     if proc.returncode != 0:
         sys.stderr.write(proc.stdout + proc.stderr)
-        raise SystemExit(f"reproduce {mode} failed (exit {proc.returncode})")
+        raise SystemExit(f"reproduce {paper} {mode} failed (exit {proc.returncode})")
     line = next((x for x in proc.stdout.splitlines() if " runs: " in x), "? runs:")
     cpu = re.search(r"([0-9.]+) s CPU", line)
     return {
@@ -337,7 +341,11 @@ def time_reproduction(mode: str) -> dict:
     }
 
 
-def reproduction_section(results: dict[str, dict], old: str | None) -> str:
+def _command(paper: str, mode: str) -> str:
+    return f"`aqmlab reproduce {paper}" + (" --quick`" if mode == "quick" else "`")
+
+
+def reproduction_section(results: dict[tuple[str, str], dict], old: str | None) -> str:
     """The Reproduction section: one row per mode; rows not measured now are kept."""
     rows = {}
     if old:
@@ -346,21 +354,21 @@ def reproduction_section(results: dict[str, dict], old: str | None) -> str:
             if line.startswith("| `aqmlab") and len(cells) >= 2:
                 rows[cells[0]] = line
     today = datetime.date.today().isoformat()
-    for mode, r in results.items():
-        command = "`aqmlab reproduce betared" + (" --quick`" if mode == "quick" else "`")
+    for (paper, mode), r in results.items():
+        command = _command(paper, mode)
         rows[command] = (
             f"| {command} | {r['runs']} | {r['wall_s']:.0f} s ({r['wall_s'] / 60:.1f} min) | "
             f"{r['cpu_s']:.0f} s | {os.cpu_count()} | {r['load']:.1f} | {today} |"
         )
-    order = ["`aqmlab reproduce betared --quick`", "`aqmlab reproduce betared`"]
+    order = [_command(paper, mode) for paper in PAPERS for mode in ("quick", "full")]
     method = (
         "Recorded by `make bench-reproduce` (`benches/bench.py --reproduce`): the wall time of "
         "the whole command (interpreter start-up, all simulations on one worker process per "
         "core, tables, figures and report.md) into an empty output folder, so no run is "
-        "reused; the folders are kept as `results/bench/reproduce-betared[-quick]/`. Runs "
-        "counts distinct simulations (figures share some); the CPU time is their sum over the "
-        "workers. The machine is the one described at the top of this page; other work "
-        "running on it at the same time (see the load average: 2 means both cores busy) "
+        "reused; the folders are kept as `results/bench/reproduce-<paper>[-quick]/`. Runs "
+        "counts distinct simulations (figures or tables share some); the CPU time is their "
+        "sum over the workers. The machine is the one described at the top of this page; "
+        "other work running on it at the same time (see the load average: 2 means both cores busy) "
         "lengthens the wall time, not the CPU time, so wall time ≈ CPU time / cores is what an "
         "idle machine gives."
     )
@@ -377,12 +385,14 @@ def reproduction_section(results: dict[str, dict], old: str | None) -> str:
     return "\n".join(lines)
 
 
-def main_reproduce(which: str) -> int:
+def main_reproduce(which: str, paper: str) -> int:
     modes = ["quick", "full"] if which == "both" else [which]
+    papers = list(PAPERS) if paper == "all" else [paper]
     results = {}
-    for mode in modes:
-        results[mode] = time_reproduction(mode)
-        print(f"reproduce {mode}: {results[mode]['wall_s']:.0f} s", file=sys.stderr)
+    for name in papers:
+        for mode in modes:
+            results[(name, mode)] = r = time_reproduction(name, mode)
+            print(f"reproduce {name} {mode}: {r['wall_s']:.0f} s", file=sys.stderr)
     old = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else "# Benchmarks\n"
     rest, section = split_section(old, REPRODUCTION_HEADING)
     OUTPUT.write_text(with_section(rest, reproduction_section(results, section)), encoding="utf-8")
@@ -397,11 +407,14 @@ def main() -> int:
         nargs="?",
         const="both",
         choices=["quick", "full", "both"],
-        help="time `aqmlab reproduce betared` instead of the scenario benchmarks",
+        help="time `aqmlab reproduce PAPER` instead of the scenario benchmarks",
+    )
+    parser.add_argument(
+        "--paper", choices=[*PAPERS, "all"], default="all", help="which reproduction to time"
     )
     args = parser.parse_args()
     if args.reproduce:
-        return main_reproduce(args.reproduce)
+        return main_reproduce(args.reproduce, args.paper)
     speed = {}
     for aqm in AQM_SETS:
         speed[aqm] = timed(aqm, N_MAX_TIMED)

@@ -50,6 +50,9 @@ TRANSIENT = "transient_s"
 PAYLOAD_BYTES = 1000
 """§3.1: "the packet size is 1000 bytes" — the size by which the paper turns the link capacity
 into packets per second for its link efficiency."""
+WIRE_BYTES = 1040
+"""A TCP data packet on the wire in ns-2: the 1000-byte packetSize_ plus 40 bytes of TCP/IP
+header."""
 
 
 @dataclass(frozen=True)
@@ -135,14 +138,16 @@ def published(path: Path | None = None) -> pd.DataFrame:
 
 
 def paper_metrics(summary: Mapping[str, Any], port: Mapping[str, Any]) -> dict[str, float]:
-    """The paper's metrics (§3) of one run at one port: link efficiency = data packets sent
-    on the link per second over the capacity in packets of `PAYLOAD_BYTES` per second; drop
-    ratio = drops / arrivals at the link; mean and STD of the queue length; the end-to-end
-    delay of every flow's data packets; our transient time (first port only)."""
-    window_s = float(summary["window_end_s"]) - float(summary["window_start_s"])
+    """The paper's metrics (§3) of one run at one port: link efficiency = TCP data packets
+    sent on the link per second over the capacity in packets of `PAYLOAD_BYTES` per second,
+    each packet counted as the bits it takes on the link over those of a `WIRE_BYTES` data
+    packet (so a UDP packet of 500 bytes counts as 500/1040 of one; with TCP alone this is
+    the packet count); drop ratio = drops / arrivals at the link; mean and STD of the queue
+    length; the end-to-end delay of every flow's data packets."""
+    sent_pkts_per_s = float(port["throughput_mbps"]) * 1e6 / (8 * WIRE_BYTES)
     capacity_pkts_per_s = float(port["rate_mbps"]) * 1e6 / (8 * PAYLOAD_BYTES)
     return {
-        "link_efficiency": float(port["data_departures"]) / window_s / capacity_pkts_per_s,
+        "link_efficiency": sent_pkts_per_s / capacity_pkts_per_s,
         "drop_rate": float(port["drop_rate"]),
         "avg_queue_pkts": float(port["avg_queue_pkts"]),
         "std_queue_pkts": float(port["std_queue_pkts"]),

@@ -97,8 +97,9 @@ The paper's metrics (§3), as computed here from each run's bottleneck port
   second". Its capacity in packets counts packets of the paper's 1000 bytes, while a TCP data
   packet is 1040 bytes on the wire in ns-2 (payload + 40 bytes of TCP/IP header), so a link
   that never idles scores 1000/1040 = 96.15 %, not 100 %: that is why the paper's column
-  sits at 95.0–95.3 % whatever the AQM. We count data packets that start transmission on the
-  port (`data_departures`) over the window.
+  sits at 95.0–95.3 % whatever the AQM. We count the bits sent on the link over the window in
+  units of a 1040-byte data packet, which is the packet count when TCP alone uses the link
+  and weighs Table 14's 500-byte UDP packets by their size.
 - **Packet drop ratio**: drops at the port / packets arriving at it (`drop_rate`).
 - **Average queue length and STD**: time-weighted mean and standard deviation of the
   instantaneous queue (`avg_queue_pkts`, `std_queue_pkts`).

@@ -46,13 +46,14 @@ def test_paper_metrics_by_hand():
     }
     port = {
         "rate_mbps": 45.0,
-        "data_departures": 540_000,
+        "throughput_mbps": 540_000 * 1040 * 8 / 100 / 1e6,
         "drop_rate": 0.2,
         "avg_queue_pkts": 301.0,
         "std_queue_pkts": 20.0,
     }
     m = li2014.paper_metrics(summary, port)
-    # 45 Mb/s in 1000-byte packets: 5625 packets/s; 540 000 / 100 s / 5625 = 0.96.
+    # 540 000 packets of 1040 bytes in 100 s; 45 Mb/s in 1000-byte packets: 5625 packets/s;
+    # 540 000 / 100 s / 5625 = 0.96.
     assert m["link_efficiency"] == pytest.approx(0.96)
     assert m["drop_rate"] == 0.2 and m["avg_queue_pkts"] == 301.0
     assert m["delay_mean_ms"] == 90.0
