@@ -18,7 +18,7 @@ use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 /// Largest γ used, a numeric guard that keeps the inputs finite: an arrival rate 10¹² times
-/// the link's (only a link slower than about 10⁻² bit/s can reach it).
+/// the link's, reached only far outside any realistic setting (a link of a few bit/s).
 const GAMMA_MAX: f64 = 1e12;
 
 /// AN-AQM parameters (Li et al. 2014 §3.1 names in brackets).
