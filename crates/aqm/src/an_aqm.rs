@@ -17,6 +17,10 @@ use crate::registry::AqmParams;
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
+/// Largest γ used, a numeric guard that keeps the inputs finite: an arrival rate 10¹² times
+/// the link's, reached only far outside any realistic setting (a link of a few bit/s).
+const GAMMA_MAX: f64 = 1e12;
+
 /// AN-AQM parameters (Li et al. 2014 §3.1 names in brackets).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AnAqmParams {
@@ -227,6 +231,7 @@ impl Aqm for AnAqm {
     /// γ(k) = r(k)/C − 1 (Li et al. 2014 §2.6), r(k) = 8·(bytes arrived in the last δt)/δt in
     /// bit/s (δt the time since the last sample) and C the link rate in bit/s; x₁…x₃ the PID components of e, x₄…x₆ those of γ; the
     /// neuron step (eqs. (11)–(12)) over the six inputs.
+    /// γ is held at most 10¹² (a numeric guard).
     /// **Reconstruction**: r(k) is the plain count over the sample interval, not filtered
     /// (REM's default input weight 1 does the same), and the teacher signal of every weight,
     /// including w₄…w₆, is the queue error e(k) as in eq. (11).
@@ -236,7 +241,7 @@ impl Aqm for AnAqm {
         let elapsed_s = now_ns.saturating_sub(self.state.last_sample_ns).max(1) as f64 / 1e9;
         let rate_bps = self.state.arrived_bytes as f64 * 8.0 / elapsed_s;
         let gamma = if queue.rate_bps > 0.0 {
-            rate_bps / queue.rate_bps - 1.0
+            (rate_bps / queue.rate_bps - 1.0).min(GAMMA_MAX)
         } else {
             0.0
         };

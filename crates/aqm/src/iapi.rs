@@ -49,19 +49,19 @@ impl AqmParams for IapiParams {
         ParamDoc::new(
             "q_ref_pkts",
             "packets",
-            "(0, 1e9]",
+            "[0.001, 1e9]",
             "target queue length q_ref: e(k) = q(k) - q_ref",
         ),
         ParamDoc::new(
             "a",
             "1/packet",
-            ">= b, finite",
+            "[b, 1]",
             "PI coefficient of e(k): a = k_p + k_i0·T (ns-2 a_)",
         ),
         ParamDoc::new(
             "b",
             "1/packet",
-            ">= 0",
+            "[0, 1]",
             "PI coefficient of e(k-1): b = k_p (ns-2 b_)",
         ),
         ParamDoc::new(
@@ -73,37 +73,37 @@ impl AqmParams for IapiParams {
         ParamDoc::new(
             "e_star_pkts",
             "packets",
-            "(0, 1e9]",
+            "[0.001, 1e9]",
             "error threshold e*: k_i = k_i0·(1 + (|e(k)| - e*)/(2e*))",
         ),
     ];
 
     fn validate(&self) -> Result<(), ParamError> {
-        if !(self.q_ref_pkts > 0.0 && self.q_ref_pkts <= 1e9) {
+        if !(1e-3..=1e9).contains(&self.q_ref_pkts) {
             return Err(ParamError::new(
                 "q_ref_pkts",
-                "must be a number in (0, 1e9]",
+                "must be a number in [0.001, 1e9]",
             ));
         }
-        if !(self.b >= 0.0 && self.b.is_finite()) {
-            return Err(ParamError::new("b", "must be a number >= 0"));
+        if !(0.0..=1.0).contains(&self.b) {
+            return Err(ParamError::new("b", "must be a number in [0, 1]"));
         }
-        if !(self.a >= self.b && self.a.is_finite()) {
+        if !(self.b..=1.0).contains(&self.a) {
             return Err(ParamError::new(
                 "a",
-                "must be a finite number >= b (a non-negative integral gain)",
+                "must be a number in [b, 1] (a non-negative integral gain)",
             ));
         }
-        if !(self.sample_hz >= 1e-9 && self.sample_hz <= 1e9) {
+        if !(1e-9..=1e9).contains(&self.sample_hz) {
             return Err(ParamError::new(
                 "sample_hz",
                 "must be a number in [1e-9, 1e9]",
             ));
         }
-        if !(self.e_star_pkts > 0.0 && self.e_star_pkts <= 1e9) {
+        if !(1e-3..=1e9).contains(&self.e_star_pkts) {
             return Err(ParamError::new(
                 "e_star_pkts",
-                "must be a number in (0, 1e9]",
+                "must be a number in [0.001, 1e9]",
             ));
         }
         Ok(())

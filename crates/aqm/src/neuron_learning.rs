@@ -51,16 +51,22 @@ impl<const N: usize> Neuron<N> {
     /// which is the same while every weight is positive and stays finite when a weight the
     /// learning drives negative would make Σᵢ wᵢ pass through 0. With every weight 0 the
     /// output holds. The clamp keeps p a probability (the paper's p is a drop probability).
+    /// The weights are divided by the largest |wᵢ| before the sums (the ratio is unchanged),
+    /// so the sums cannot overflow whatever the weights.
     ///
     /// Eq. (11) (eqs. (9)–(10), associative learning with the teacher signal e(k)):
-    /// wᵢ(k+1) = wᵢ(k) + dᵢ·e(k)·p(k)·xᵢ(k), with p(k) the output just computed.
+    /// wᵢ(k+1) = wᵢ(k) + dᵢ·e(k)·p(k)·xᵢ(k), with p(k) the output just computed. A weight
+    /// saturates at ±`f64::MAX` rather than overflowing (reached only with learning rates or
+    /// weights hundreds of orders of magnitude above the paper's).
     ///
-    /// Panics if p is not a probability or a weight is not finite (a NaN must stop the run).
+    /// `x` and `teacher` must be finite. Panics if p is not a probability or a weight is not
+    /// finite (a NaN must stop the run).
     pub(crate) fn step(&mut self, gain_k: f64, x: &[f64; N], d: &[f64; N], teacher: f64) {
-        let norm: f64 = self.w.iter().map(|w| w.abs()).sum();
-        if norm > 0.0 {
-            let sum: f64 = self.w.iter().zip(x).map(|(w, x)| w * x).sum();
-            self.p = (self.p + gain_k * sum / norm).clamp(0.0, 1.0);
+        let largest = self.w.iter().fold(0.0_f64, |m, w| m.max(w.abs()));
+        if largest > 0.0 {
+            let norm: f64 = self.w.iter().map(|w| (w / largest).abs()).sum();
+            let sum: f64 = self.w.iter().zip(x).map(|(w, x)| w / largest * x).sum();
+            self.p = (self.p + gain_k * (sum / norm)).clamp(0.0, 1.0);
         }
         assert!(
             (0.0..=1.0).contains(&self.p),
@@ -68,7 +74,7 @@ impl<const N: usize> Neuron<N> {
             self.p
         );
         for ((w, x), d) in self.w.iter_mut().zip(x).zip(d) {
-            *w += d * teacher * self.p * x;
+            *w = (*w + self.p * teacher * x * d).clamp(-f64::MAX, f64::MAX);
             assert!(w.is_finite(), "neuron weight {w} is not finite");
         }
     }
@@ -117,6 +123,14 @@ mod tests {
         z.p = 0.3;
         z.step(1.0, &[5.0, 5.0], &[1.0; 2], 1.0);
         assert_eq!(z.p, 0.3);
+        // Weights saturate instead of overflowing, and the output stays a probability.
+        let mut big = Neuron::<2>::new(f64::MAX);
+        big.p = 1.0;
+        big.step(1.0, &[1e10, -1e10], &[f64::MAX, f64::MAX], 4e9);
+        assert_eq!(big.w, [f64::MAX, -f64::MAX]);
+        big.step(1.0, &[1e10, 1e10], &[f64::MAX, f64::MAX], -4e9);
+        assert_eq!(big.p, 1.0);
+        assert_eq!(big.w, [-f64::MAX, -f64::MAX]);
         // No learning at p = 0: the weights stay.
         n.step(1.0, &[-1.0, -1.0], &[1.0; 2], 100.0);
         assert_eq!(n.w, [1.0, 1.0]);

@@ -159,16 +159,27 @@ fn bad_parameters_name_the_field() {
                 q_ref_pkts: 0.0,
                 ..d()
             },
-            "q_ref_pkts: must be a number in (0, 1e9]",
+            "q_ref_pkts: must be a number in [0.001, 1e9]",
         ),
-        (IapiParams { b: -1e-6, ..d() }, "b: must be a number >= 0"),
+        (
+            IapiParams { b: -1e-6, ..d() },
+            "b: must be a number in [0, 1]",
+        ),
         (
             IapiParams { a: 1e-5, ..d() },
-            "a: must be a finite number >= b (a non-negative integral gain)",
+            "a: must be a number in [b, 1] (a non-negative integral gain)",
         ),
         (
             IapiParams { a: f64::NAN, ..d() },
-            "a: must be a finite number >= b (a non-negative integral gain)",
+            "a: must be a number in [b, 1] (a non-negative integral gain)",
+        ),
+        (
+            IapiParams {
+                a: 1.5,
+                b: 0.5,
+                ..d()
+            },
+            "a: must be a number in [b, 1] (a non-negative integral gain)",
         ),
         (
             IapiParams {
@@ -182,7 +193,7 @@ fn bad_parameters_name_the_field() {
                 e_star_pkts: 0.0,
                 ..d()
             },
-            "e_star_pkts: must be a number in (0, 1e9]",
+            "e_star_pkts: must be a number in [0.001, 1e9]",
         ),
     ];
     for (params, want) in cases {
