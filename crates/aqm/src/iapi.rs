@@ -61,7 +61,7 @@ impl AqmParams for IapiParams {
         ParamDoc::new(
             "b",
             "1/packet",
-            "[0, 1]",
+            "[0, a]",
             "PI coefficient of e(k-1): b = k_p (ns-2 b_)",
         ),
         ParamDoc::new(
@@ -85,13 +85,13 @@ impl AqmParams for IapiParams {
                 "must be a number in [0.001, 1e9]",
             ));
         }
-        if !(0.0..=1.0).contains(&self.b) {
-            return Err(ParamError::new("b", "must be a number in [0, 1]"));
+        if !(0.0..=1.0).contains(&self.a) {
+            return Err(ParamError::new("a", "must be a number in [b, 1]"));
         }
-        if !(self.b..=1.0).contains(&self.a) {
+        if !(0.0..=self.a).contains(&self.b) {
             return Err(ParamError::new(
-                "a",
-                "must be a number in [b, 1] (a non-negative integral gain)",
+                "b",
+                "must be a number in [0, a] (a non-negative integral gain)",
             ));
         }
         if !(1e-9..=1e9).contains(&self.sample_hz) {

@@ -162,24 +162,20 @@ fn bad_parameters_name_the_field() {
             "q_ref_pkts: must be a number in [0.001, 1e9]",
         ),
         (
-            IapiParams { b: -1e-6, ..d() },
-            "b: must be a number in [0, 1]",
-        ),
-        (
-            IapiParams { a: 1e-5, ..d() },
-            "a: must be a number in [b, 1] (a non-negative integral gain)",
+            IapiParams { a: 1.5, ..d() },
+            "a: must be a number in [b, 1]",
         ),
         (
             IapiParams { a: f64::NAN, ..d() },
-            "a: must be a number in [b, 1] (a non-negative integral gain)",
+            "a: must be a number in [b, 1]",
         ),
         (
-            IapiParams {
-                a: 1.5,
-                b: 0.5,
-                ..d()
-            },
-            "a: must be a number in [b, 1] (a non-negative integral gain)",
+            IapiParams { b: -1e-6, ..d() },
+            "b: must be a number in [0, a] (a non-negative integral gain)",
+        ),
+        (
+            IapiParams { a: 1e-5, ..d() },
+            "b: must be a number in [0, a] (a non-negative integral gain)",
         ),
         (
             IapiParams {
