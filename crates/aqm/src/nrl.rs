@@ -5,9 +5,10 @@
 //!
 //! **Reconstruction** (the 2009 text is not public; the 2014 comparison gives eq. (13)–(14)
 //! and the constants α = 0.001, γ = 0.98, θ1 = 10, θ2 = 0.02 but not the learning rule): the
-//! reinforcement signal is the weighted congestion error r(t) = θ1·e1(t) + θ2·e2(t), with e1
-//! in packets and e2 in packets per second, so θ2/θ1 = 2 ms turns the rate mismatch into the
-//! queue change it causes over 2 ms; γ is the decay of TD(λ)-style eligibility traces of the
+//! reinforcement signal is the weighted congestion error r(t) = θ1·e1(t) + θ2·e2(t) of the
+//! neuron's inputs, by default the relative errors e1 = (q − q_ref)/q_ref and e2 = (x − C)/C
+//! (AN-AQM's normalisation of the rate mismatch, Li et al. §2.6; with eq. (13)'s packets and
+//! packets per second the §3.1 α saturates the neuron within 0.1 s, docs/aqm/nrl.md); γ is the decay of TD(λ)-style eligibility traces of the
 //! neuron's inputs (the 2009 paper cites Sutton & Barto and Dayan's TD(λ)); α is the learning
 //! rate. Each weight moves by α·r(t) times its trace, the gradient of ½r² with the plant's
 //! Jacobian ∂q/∂p replaced by its sign. Initial weights, sample period and the measurement
@@ -15,7 +16,7 @@
 
 use crate::adaptive_beta::LinkContext;
 use crate::contract::{Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::param_doc::ParamDoc;
+use crate::param_doc::{ParamDoc, FLAG};
 use crate::registry::AqmParams;
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -44,6 +45,9 @@ pub struct NrlParams {
     pub w2_initial: f64,
     /// Packet size that turns bits per second into packets per second, bytes.
     pub mean_pkt_bytes: f64,
+    /// Feed the neuron the relative errors (q − q_ref)/q_ref and (x − C)/C (true) or the
+    /// errors in packets and packets per second as eq. (13) writes them (false).
+    pub normalised_inputs: bool,
 }
 
 impl Default for NrlParams {
@@ -61,6 +65,7 @@ impl Default for NrlParams {
             w1_initial: 0.0,
             w2_initial: 0.0,
             mean_pkt_bytes: 1000.0,
+            normalised_inputs: true,
         }
     }
 }
@@ -112,6 +117,12 @@ impl AqmParams for NrlParams {
             "bytes",
             "[1, 1e9]",
             "packet size: rates in packets per second",
+        ),
+        ParamDoc::new(
+            "normalised_inputs",
+            "",
+            FLAG,
+            "inputs (q - q_ref)/q_ref and (x - C)/C; false: packets and packets/s as eq. (13)",
         ),
     ];
 
@@ -281,10 +292,17 @@ impl Nrl {
         let n = &mut self.neuron;
         let x_bps = n.arrived_bytes as f64 * 8.0 / t_s;
         n.arrived_bytes = 0;
-        let e = [
-            q - q_ref_pkts,
-            (x_bps - self.rate_bps) / (8.0 * mean_pkt_bytes),
-        ];
+        let e = if self.params.normalised_inputs {
+            [
+                (q - q_ref_pkts) / q_ref_pkts,
+                (x_bps - self.rate_bps) / self.rate_bps,
+            ]
+        } else {
+            [
+                q - q_ref_pkts,
+                (x_bps - self.rate_bps) / (8.0 * mean_pkt_bytes),
+            ]
+        };
         n.r = theta1 * e[0] + theta2 * e[1];
         for i in 0..2 {
             n.trace[i] = gamma * n.trace[i] + n.slope * n.e[i];

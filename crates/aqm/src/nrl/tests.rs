@@ -57,6 +57,7 @@ fn reinforcement_update_by_hand() {
         gamma: 0.5,
         w1_initial: 0.01,
         w2_initial: 0.001,
+        normalised_inputs: false,
         ..NrlParams::default()
     };
     let mut a = Nrl::new(params, link()).unwrap();
@@ -92,6 +93,7 @@ fn traces_decay_by_gamma() {
         w1_initial: 0.0,
         w2_initial: 0.0,
         theta2: 0.0,
+        normalised_inputs: false,
         ..NrlParams::default()
     };
     let mut a = Nrl::new(params, link()).unwrap();
@@ -111,6 +113,7 @@ fn negative_neuron_output_is_truncated_to_zero() {
         alpha: 0.0,
         w1_initial: 0.01,
         w2_initial: 0.0,
+        normalised_inputs: false,
         ..NrlParams::default()
     };
     let mut a = Nrl::new(params, link()).unwrap();
@@ -128,6 +131,7 @@ fn probability_stays_in_unit_interval_under_extreme_inputs() {
             alpha,
             w1_initial: w,
             w2_initial: w,
+            normalised_inputs: false,
             ..NrlParams::default()
         };
         let mut a = Nrl::new(params, link()).unwrap();
@@ -148,6 +152,7 @@ fn rate_counts_every_arrival_over_the_sample_interval() {
         sample_interval_ms: 10.0,
         theta1: 0.0,
         theta2: 1.0,
+        normalised_inputs: false,
         ..NrlParams::default()
     };
     let mut a = Nrl::new(params, link()).unwrap();
@@ -256,4 +261,39 @@ fn bad_parameters_name_the_field() {
         Nrl::new(NrlParams::default(), bad_link).unwrap_err().field,
         "rate_bps"
     );
+}
+
+#[test]
+fn normalised_inputs_by_hand() {
+    let params = NrlParams {
+        alpha: 0.01,
+        gamma: 0.5,
+        w1_initial: 1.0,
+        w2_initial: 0.5,
+        ..NrlParams::default()
+    };
+    let mut a = Nrl::new(params, link()).unwrap();
+    // k = 0: 2 packets in 1 ms → x = 2000 packets/s = 2·C; q = 330 against q_ref 300.
+    // e1 = 30/300 = 0.1, e2 = (2000 − 1000)/1000 = 1; r = 10·0.1 + 0.02·1 = 1.02.
+    // z = 1·0.1 + 0.5·1 = 0.6; p = tanh(0.3) = 0.291313; f′ = ½(1 − p²) = 0.457568.
+    sample(&mut a, 0, 2, 330);
+    assert!(close(a.reinforcement(), 1.02));
+    assert!(close(a.p(), 0.3f64.tanh()));
+    // k = 1: 1 packet → x = C, e2 = 0; q = 300 → e1 = 0; r = 0.
+    // Traces ē1 = 0.457568·0.1, ē2 = 0.457568·1; r = 0 leaves the weights; z = 0 → p = 0.
+    sample(&mut a, 1, 1, 300);
+    assert_eq!(a.reinforcement(), 0.0);
+    assert_eq!(a.weights(), [1.0, 0.5]);
+    assert_eq!(a.p(), 0.0);
+    // k = 2: 1 packet, q = 360: e1 = 0.2, e2 = 0, r = 2.
+    // Traces ē1 = 0.5·0.0457568 + 0.5·0 = 0.0228784 (slope at k = 1 is ½, e1 was 0),
+    // ē2 = 0.5·0.457568 + 0 = 0.228784.
+    // w1 = 1 + 0.01·2·0.0228784 = 1.000457568; w2 = 0.5 + 0.01·2·0.228784 = 0.50457568.
+    sample(&mut a, 2, 1, 360);
+    let slope0 = 0.5 * (1.0 - 0.3f64.tanh().powi(2));
+    let w = a.weights();
+    assert!(close(w[0], 1.0 + 0.02 * 0.5 * slope0 * 0.1));
+    assert!(close(w[1], 0.5 + 0.02 * 0.5 * slope0));
+    // z = w1·0.2, p = tanh(z/2).
+    assert!(close(a.p(), (0.5 * w[0] * 0.2).tanh()));
 }
