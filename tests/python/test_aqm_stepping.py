@@ -257,7 +257,10 @@ def test_nrl_first_sample_by_hand():
     # C = 1000 packets/s; 3 arrivals in the first ms and q = 320: e1 = 20, e2 = 2000,
     # z = 0.01 * 20 + 0.001 * 2000 = 2.2, p = tanh(1.1); r = 10 * 20 + 0.02 * 2000 = 240.
     q = _core.AqmStepper(
-        "nrl", {"w1_initial": 0.01, "w2_initial": 0.001, "normalised_inputs": False}, rate_mbps=8.0, limit_pkts=1000
+        "nrl",
+        {"w1_initial": 0.01, "w2_initial": 0.001, "normalised_inputs": False},
+        rate_mbps=8.0,
+        limit_pkts=1000,
     )
     for _ in range(3):
         q.enqueue(0.0, queue_pkts=320, size_bytes=1000)
