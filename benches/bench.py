@@ -379,6 +379,7 @@ def reproduction_section(results: dict[tuple[str, str], dict], old: str | None) 
         "load average (5 min) at the end | date |",
         "|---|---:|---:|---:|---:|---:|---|",
         *[rows[k] for k in order if k in rows],
+        *[row for k, row in rows.items() if k not in order],
         "",
         textwrap.fill(method, width=100),
     ]
@@ -395,7 +396,9 @@ def main_reproduce(which: str, paper: str) -> int:
             print(f"reproduce {name} {mode}: {r['wall_s']:.0f} s", file=sys.stderr)
     old = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else "# Benchmarks\n"
     rest, section = split_section(old, REPRODUCTION_HEADING)
-    OUTPUT.write_text(with_section(rest, reproduction_section(results, section)), encoding="utf-8")
+    rest, earlier = split_section(rest, EARLIER_HEADING)
+    text = with_section(rest, reproduction_section(results, section))
+    OUTPUT.write_text(with_section(text, earlier), encoding="utf-8")
     print(f"wrote {OUTPUT.relative_to(REPO_ROOT)}", file=sys.stderr)
     return 0
 
