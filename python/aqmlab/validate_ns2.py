@@ -1,11 +1,13 @@
 """Validation against ns-2.35: the same scenarios run in aqmlab and in ns-2 (`ns`, Debian
-package `ns2`), every run stored as it finishes, and a Markdown page comparing the two. Two
-families of cases: Li et al. 2014's single bottleneck (§3.1; DropTail, RED, ARED without ECN),
-here, and Chen, Hu & Ji 2011's ECN dumbbell (§5; RED and gentle RED), in `validate_ns2_chen`.
+package `ns2`), every run stored as it finishes, and a Markdown page comparing the two. Three
+families of cases: Li et al. 2014's single bottleneck (§3.1, ECN off) with DropTail, RED or
+ARED, and with REM or PI, here, and Chen, Hu & Ji 2011's ECN dumbbell (§5; RED and gentle
+RED), in `validate_ns2_chen`.
 
-The Li cases' ns-2 side is `benches/validation/ns2/li2014_dumbbell.tcl`, their aqmlab side
-`experiments/li2014/single_bottleneck.toml`. Both families measure over the second half of the
-run, at the bottleneck port:
+The Li cases' ns-2 side is `benches/validation/ns2/li2014_dumbbell.tcl` (REM and PI:
+`li2014_rem_pi.tcl`, which runs that script with Queue/REM or Queue/PI at the bottleneck), their
+aqmlab side `experiments/li2014/single_bottleneck.toml`. Every family measures over the second
+half of the run, at the bottleneck port:
 
 - `avg_queue_pkts`, `std_queue_pkts`: mean and population STD of the queue length (packets
   waiting, the one on the wire excluded) sampled every 10 ms from the window's start;
@@ -44,6 +46,7 @@ from .validate import (
 from .validate_ns2_chen import ChenCase
 
 SCRIPT = ROOT / "benches" / "validation" / "ns2" / "li2014_dumbbell.tcl"
+REM_PI_SCRIPT = SCRIPT.with_name("li2014_rem_pi.tcl")
 SCENARIO = ROOT / "experiments" / "li2014" / "single_bottleneck.toml"
 PAGE = "validation-ns2.md"
 TABLE = "validation-ns2.csv"
@@ -106,6 +109,15 @@ class Case:
         return self.duration_s / 2
 
 
+@dataclass(frozen=True)
+class RemPiCase(Case):
+    """A Li et al. (2014) case with REM or PI (`aqm`) at the bottleneck, aiming at
+    `target_pkts`: ns-2 runs `li2014_rem_pi.tcl`, which sets Queue/REM or Queue/PI to the
+    paper's parameters and the target (REM's `pbo_`, PI's `qref_`)."""
+
+    family: ClassVar[str] = "li2014_rem_pi"
+
+
 TCP_AGENTS = {"reno": "Reno", "newreno": "Newreno", "sack1": "Sack1"}
 """The Li script's TCP agents (Agent/TCP/<name>) by the case's `tcp`."""
 TCP_OVERRIDES = {
@@ -129,6 +141,8 @@ class Family(NamedTuple):
     aqmlab_overrides: Callable[[Any], list[tuple[str, str]]]
     ns2_keys: tuple[str, ...]
     reports_marks: bool
+    sourced: tuple[Path, ...] = ()
+    """Further Tcl files the script sources: their text is part of a run's inputs too."""
 
 
 def script_of(case: AnyCase) -> Path:
@@ -144,21 +158,35 @@ class Grid:
     cases: tuple[AnyCase, ...]
     seeds: tuple[int, ...]
     timeout_s: float
+    one_seed_from_flows: int | None = None
+    """Cases with at least this many flows run the first seed only."""
+
+    def seeds_of(self, case: AnyCase) -> tuple[int, ...]:
+        """The seeds `case` runs with."""
+        big = self.one_seed_from_flows is not None and case.flows >= self.one_seed_from_flows
+        return self.seeds[:1] if big else self.seeds
 
 
+ONE_SEED_FROM_FLOWS = 1500
+"""Full-grid cases with this many flows or more run seed 1 only."""
 AQMS = ("droptail", "red", "ared")
+REM_PI = ("rem", "pi")
 
 
 def grid(quick: bool) -> Grid:
-    """The quick grid (Li: N = 100, 30 s runs, DropTail, RED and ARED, and RED with ns-2's
-    Newreno and Sack1 agents; Chen: gentle RED at N = 200 for 30 s) or the full one (Li's
+    """The quick grid (Li: N = 100, 30 s runs, DropTail, RED, ARED, REM and PI, and RED with
+    ns-2's Newreno and Sack1 agents; Chen: gentle RED at N = 200 for 30 s) or the full one (Li's
     100 s runs: N in {100, 500, 800} at target 300, N in {500, 800} at target 50, and 15 and
     115 Mb/s at N = 800, each for DropTail, RED and ARED, except DropTail at target 50, which
     has no target and would repeat the target-300 case; the three at N = 500 with Newreno and
-    with Sack1; Chen's RED and gentle RED at N in {200, 1000}, 100 s), all with two seeds."""
+    with Sack1; REM and PI at N in {500, 800, 1500} with targets 300 and 50, and at 15 and
+    115 Mb/s with N = 800; Chen's RED and gentle RED at N in {200, 1000}, 100 s), all with two
+    seeds but N = 1500, with one (an ns-2 run of 1500 flows takes 12 min on a busy 2-core
+    machine, most of it building routing tables)."""
     if quick:
         cases: tuple[AnyCase, ...] = tuple(Case(aqm, 100, duration_s=30.0) for aqm in AQMS)
         cases += tuple(Case("red", 100, duration_s=30.0, tcp=v) for v in VARIANTS)
+        cases += tuple(RemPiCase(aqm, 100, duration_s=30.0) for aqm in REM_PI)
         return Grid(cases + chen.quick_cases(), (1, 2), QUICK_TIMEOUT_S)
     shapes = [(n, 45.0, 300) for n in (100, 500, 800)]
     shapes += [(n, 45.0, 50) for n in (500, 800)]
@@ -170,7 +198,10 @@ def grid(quick: bool) -> Grid:
         if not (aqm == "droptail" and t != 300)
     )
     cases += tuple(Case(aqm, 500, tcp=v) for v in VARIANTS for aqm in AQMS)
-    return Grid(cases + chen.full_cases(), (1, 2), FULL_TIMEOUT_S)
+    rem_pi_shapes = [(n, 45.0, t) for t in (300, 50) for n in (500, 800, 1500)]
+    rem_pi_shapes += [(800, c, 300) for c in (15.0, 115.0)]
+    cases += tuple(RemPiCase(aqm, n, c, t) for n, c, t in rem_pi_shapes for aqm in REM_PI)
+    return Grid(cases + chen.full_cases(), (1, 2), FULL_TIMEOUT_S, ONE_SEED_FROM_FLOWS)
 
 
 def run_id(case: AnyCase, seed: int, side: str) -> str:
@@ -183,7 +214,8 @@ def run_id(case: AnyCase, seed: int, side: str) -> str:
 @functools.cache
 def _inputs_digest(case: AnyCase, seed: int, side: str) -> str:
     if side == "ns2":
-        script = script_of(case).read_text(encoding="utf-8")
+        family = FAMILIES[case.family]
+        script = "".join(p.read_text(encoding="utf-8") for p in (family.script, *family.sourced))
         key = script + "\n" + " ".join(ns2_args(case, seed))
     else:
         from .scenario import Scenario
@@ -219,6 +251,19 @@ def _li_ns2_args(case: Case, seed: int) -> list[str]:
         "seed": seed,
     }
     return [f"{k}={v}" for k, v in values.items()]
+
+
+RED_ONLY_KEYS = ("queue", "min_th", "max_th")
+"""li2014_dumbbell.tcl's keys that li2014_rem_pi.tcl does not pass on: it sets the queue
+itself, and the thresholds are RED's."""
+
+
+def _rem_pi_ns2_args(case: RemPiCase, seed: int) -> list[str]:
+    """li2014_rem_pi.tcl's own keys (the AQM and its target), then li2014_dumbbell.tcl's
+    arguments of the same case but its queue and RED thresholds."""
+    own = [f"aqm={case.aqm}", f"q_ref={case.target_pkts}"]
+    rest = [a for a in _li_ns2_args(case, seed) if a.split("=")[0] not in RED_ONLY_KEYS]
+    return own + rest
 
 
 def ns2_command(ns: str, case: AnyCase, seed: int, script: Path | None = None) -> list[str]:
@@ -309,8 +354,22 @@ def _li_overrides(case: Case) -> list[tuple[str, str]]:
     return sets
 
 
+def _rem_pi_overrides(case: RemPiCase) -> list[tuple[str, str]]:
+    """The Li overrides of the same case, and REM's or PI's target."""
+    return [*_li_overrides(case), (f"queue.{case.aqm}.q_ref_pkts", f"{case.target_pkts:g}")]
+
+
 FAMILIES = {
     "li2014": Family(SCRIPT, SCENARIO, _li_ns2_args, _li_overrides, NS2_KEYS, False),
+    "li2014_rem_pi": Family(
+        REM_PI_SCRIPT,
+        SCENARIO,
+        _rem_pi_ns2_args,
+        _rem_pi_overrides,
+        NS2_KEYS,
+        False,
+        (SCRIPT,),
+    ),
     "chen2011": Family(
         chen.SCRIPT,
         chen.SCENARIO,
@@ -364,7 +423,7 @@ def run_aqmlab(case: AnyCase, seed: int) -> dict[str, Any]:
 
 def all_jobs(g: Grid) -> list[Job]:
     """Every (case, seed, side) of the grid, ns-2 runs first (the long ones)."""
-    return [(c, s, side) for side in ("ns2", "aqmlab") for c in g.cases for s in g.seeds]
+    return [(c, s, side) for side in ("ns2", "aqmlab") for c in g.cases for s in g.seeds_of(c)]
 
 
 def pending_jobs(store: RunStore, g: Grid) -> list[Job]:
@@ -397,7 +456,7 @@ def execute(
 
 
 def compare(store: RunStore, g: Grid) -> list[tuple[AnyCase, list[Any]]]:
-    return common.compare(store, [(c, g.seeds) for c in g.cases], run_id, "ns2", METRICS)
+    return common.compare(store, [(c, g.seeds_of(c)) for c in g.cases], run_id, "ns2", METRICS)
 
 
 def compare_marks(store: RunStore, g: Grid) -> list[tuple[AnyCase, Comparison]]:
@@ -408,7 +467,7 @@ def compare_marks(store: RunStore, g: Grid) -> list[tuple[AnyCase, Comparison]]:
             continue
         values: dict[str, list[float]] = {"ns2": [], "aqmlab": []}
         for side, vals in values.items():
-            for seed in g.seeds:
+            for seed in g.seeds_of(case):
                 rid = run_id(case, seed, side)
                 if store.has(rid):
                     vals.append(float(store.read(rid)["summary"].get(ECN_METRIC, math.nan)))
@@ -446,6 +505,8 @@ def page(
 ) -> str:
     tol = ", ".join(f"{LABELS[m]} {TOLERANCES[m].text()}" for m in METRICS)
     seeds = ", ".join(str(s) for s in g.seeds)
+    if g.one_seed_from_flows is not None:
+        seeds += f" (N ≥ {g.one_seed_from_flows}: seed {g.seeds[0]} only)"
     ecn: list[str] = []
     if marks:
         ecn = [
@@ -460,11 +521,11 @@ def page(
             f"# aqmlab against ns-2.35{' (quick grid)' if quick else ''}",
             "",
             "Li et al. (2014) single bottleneck: N TCP Reno flows (Newreno or Sack1 where the "
-            "case says so), 80 ms round-trip propagation, "
-            "900-packet buffer, ECN off. Chen et al. (2011) dumbbell: N ECN-capable TCP Reno "
-            "flows, 150 Mb/s, round-trip propagation uniform around 150 ms, 7500-packet buffer, "
-            f"RED or gentle RED marking while p_b < 0.1. Seeds {seeds}; metrics over the second "
-            "half of each run.",
+            "case says so), 80 ms round-trip propagation, 900-packet buffer, ECN off, "
+            "DropTail, RED, ARED, REM or PI at the bottleneck. Chen et al. (2011) dumbbell: "
+            "N ECN-capable TCP Reno flows, 150 Mb/s, round-trip propagation uniform around "
+            "150 ms, 7500-packet buffer, RED or gentle RED marking while p_b < 0.1. "
+            f"Seeds {seeds}; metrics over the second half of each run.",
             "Each cell: ns-2 mean over its seeds (± half its seed-to-seed range) / aqmlab mean, "
             "the relative difference, and the verdict.",
             f"Tolerances: {tol}; a metric outside them but inside ns-2's own seed range is "

@@ -1,7 +1,7 @@
-"""`aqmlab validate ns2` with two families of cases, without ns-2: the Chen, Hu & Ji (2011)
-ECN dumbbell next to Li et al. (2014)'s single bottleneck — the grid, the Tcl arguments, the
-scenario file agreeing with the script's defaults, parsing of a captured ns-2 output, the
-mark-rate table, and run ids of the Li cases that do not move."""
+"""`aqmlab validate ns2` with three families of cases, without ns-2: the Chen, Hu & Ji (2011)
+ECN dumbbell and the REM/PI cases next to Li et al. (2014)'s single bottleneck — the grid, the
+Tcl arguments, the scenario file agreeing with the script's defaults, parsing of a captured
+ns-2 output, the mark-rate table, and run ids of the Li cases that do not move."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def _tcl_defaults() -> dict[str, str]:
 
 def test_every_family_has_its_files():
     validate_ns2.check_files()
-    assert set(validate_ns2.FAMILIES) == {"li2014", "chen2011"}
+    assert set(validate_ns2.FAMILIES) == {"li2014", "li2014_rem_pi", "chen2011"}
     assert validate_ns2.script_of(ChenCase(True, 200)).name == "chen2011_dumbbell.tcl"
     assert validate_ns2.script_of(validate_ns2.Case("red", 100)).name == "li2014_dumbbell.tcl"
     assert validate_ns2.scenario_of(ChenCase(False, 200)).name == "dumbbell.toml"
@@ -73,6 +73,117 @@ def test_grids_hold_the_chen_cases():
     assert full[1].label == "Chen 2011 gentle RED N=200 ECN (100 s)"
     li = [c for c in validate_ns2.grid(False).cases if c.family == "li2014"]
     assert len(li) == 25 and validate_ns2.grid(False).seeds == (1, 2)
+
+
+def _rem_pi(cases):
+    return [c for c in cases if c.family == "li2014_rem_pi"]
+
+
+def test_grids_hold_the_rem_and_pi_cases():
+    quick = _rem_pi(validate_ns2.grid(True).cases)
+    assert [(c.aqm, c.flows, c.duration_s) for c in quick] == [
+        ("rem", 100, 30.0),
+        ("pi", 100, 30.0),
+    ]
+    full = _rem_pi(validate_ns2.grid(False).cases)
+    shapes = {(n, 45.0, t) for n in (500, 800, 1500) for t in (300, 50)}
+    shapes |= {(800, c, 300) for c in (15.0, 115.0)}
+    assert {(c.aqm, c.flows, c.capacity_mbps, c.target_pkts) for c in full} == {
+        (a, *shape) for a in ("rem", "pi") for shape in shapes
+    }
+    assert all(c.duration_s == 100.0 and c.tcp == "reno" for c in full) and len(full) == 16
+    assert full[0].case_id == "rem-n500-c45-t300-d100"
+    assert full[0].label == "rem N=500 C=45 Mb/s target 300 (100 s)"
+    g = validate_ns2.grid(False)
+    assert len({c.case_id for c in g.cases}) == len(g.cases)
+    # N = 1500 runs seed 1 only, every other case both seeds
+    assert {c.flows: g.seeds_of(c) for c in full} == {500: (1, 2), 800: (1, 2), 1500: (1,)}
+    assert all(g.seeds_of(c) == (1, 2) for c in g.cases if c.flows < 1500)
+    assert len(validate_ns2.all_jobs(g)) == 2 * (2 * (len(g.cases) - 4) + 4)
+    quick = validate_ns2.grid(True)
+    assert all(quick.seeds_of(c) == (1, 2) for c in quick.cases)
+
+
+def test_rem_pi_ns2_arguments():
+    """The REM/PI script takes the AQM and its target, and passes every other argument of the
+    Li case on to li2014_dumbbell.tcl, which has a default for each."""
+    case = validate_ns2.RemPiCase("pi", 1500, 45.0, 50)
+    args = validate_ns2.ns2_args(case, 2)
+    assert args == [
+        "aqm=pi",
+        "q_ref=50",
+        "flows=1500",
+        "capacity_mbps=45",
+        "duration_s=100",
+        "window_start_s=50",
+        "sample_ms=10",
+        "start_jitter_s=1",
+        "tcp=reno",
+        "seed=2",
+    ]
+    base = validate_ns2.SCRIPT.read_text()
+    assert all(f"    {a.split('=')[0]} " in base for a in args[2:])
+    script = validate_ns2.script_of(case)
+    assert script.name == "li2014_rem_pi.tcl"
+    assert validate_ns2.ns2_command("/usr/bin/ns", case, 2)[:2] == ["/usr/bin/ns", str(script)]
+    text = script.read_text()
+    assert "array set aqm {aqm rem q_ref 300}" in text and "li2014_dumbbell.tcl" in text
+    # the paper's parameters, set explicitly on the ns-2 side
+    for line in (
+        "Queue/REM set phi_ 1.001",
+        "Queue/REM set gamma_ 0.001",
+        "Queue/REM set pupdtime_ 0.002",
+        "Queue/REM set pbo_ $aqm(q_ref)",
+        "Queue/PI set a_ 0.00001822",
+        "Queue/PI set b_ 0.00001816",
+        "Queue/PI set w_ 170",
+        "Queue/PI set qref_ $aqm(q_ref)",
+    ):
+        assert line in text
+
+
+def test_rem_pi_aqmlab_overrides_set_the_target():
+    for aqm, target in (("rem", 50), ("pi", 300)):
+        case = validate_ns2.RemPiCase(aqm, 800, 15.0, target)
+        sets = dict(validate_ns2.aqmlab_overrides(case))
+        assert sets["queue.aqm"] == aqm and sets[f"queue.{aqm}.q_ref_pkts"] == str(target)
+        assert sets["topology.bottleneck_rate_mbps"] == "15"
+        assert sets["traffic.schedule.flows"] == "800"
+        s = Scenario.load(validate_ns2.scenario_of(case)).with_literals(list(sets.items()))
+        r = tomllib.loads(s.resolved())
+        assert r["queue"][aqm]["q_ref_pkts"] == target
+    rem = tomllib.loads(Scenario.load(validate_ns2.SCENARIO).resolved())["queue"]["rem"]
+    assert rem["mean_pkt_bytes"] == 1040.0  # the wire size the Tcl script gives mean_pktsize_
+    defaults = (rem["phi"], rem["alpha"], rem["gamma"], rem["update_interval_ms"])
+    assert defaults == (1.001, 0.1, 0.001, 2.0)
+
+
+def test_rem_pi_run_ids_cover_both_tcl_files(monkeypatch):
+    """A REM/PI ns-2 run depends on li2014_rem_pi.tcl and on the li2014_dumbbell.tcl it
+    sources; a Li run's id stays what it was (script text and arguments only)."""
+    case = validate_ns2.RemPiCase("rem", 500)
+    li = validate_ns2.Case("red", 500)
+    before = validate_ns2.run_id(case, 1, "ns2"), validate_ns2.run_id(li, 1, "ns2")
+    validate_ns2._inputs_digest.cache_clear()
+    real = validate_ns2.Path.read_text
+
+    def edited(path, *args, **kwargs):
+        text = real(path, *args, **kwargs)
+        return text + "# edited\n" if path.name == "li2014_dumbbell.tcl" else text
+
+    monkeypatch.setattr(validate_ns2.Path, "read_text", edited)
+    after = validate_ns2.run_id(case, 1, "ns2"), validate_ns2.run_id(li, 1, "ns2")
+    validate_ns2._inputs_digest.cache_clear()
+    assert before[0] != after[0] and before[1] != after[1]
+    assert before[0].startswith("rem-n500-c45-t300-d100-s1-ns2-")
+
+
+def test_li_run_ids_do_not_move():
+    """The stored ns-2 runs of the Li cases stay valid: the id of one of them, as stored."""
+    assert (
+        validate_ns2.run_id(validate_ns2.Case("red", 500), 1, "ns2")
+        == "red-n500-c45-t300-d100-s1-ns2-8c6e7024c2fd"
+    )
 
 
 def test_chen_ns2_arguments():
