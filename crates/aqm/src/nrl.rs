@@ -24,6 +24,11 @@ use serde::{Deserialize, Serialize};
 /// Largest sample interval accepted, milliseconds (about 11.6 days).
 const MAX_INTERVAL_MS: f64 = 1e9;
 
+/// Bound on the magnitude of each input and weight, so that z stays finite whatever the
+/// parameters (a tiny q_ref or link rate makes the relative errors huge); never reached with
+/// the §3.1 values, where |e| < 10 and |ω| < 100.
+const GUARD: f64 = 1e9;
+
 /// NRL parameters (Li et al. 2014 §3.1, "the same parameters as in [33]").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NrlParams {
@@ -303,16 +308,16 @@ impl Nrl {
                 (x_bps - self.rate_bps) / (8.0 * mean_pkt_bytes),
             ]
         };
+        let e = e.map(|v| v.clamp(-GUARD, GUARD));
         n.r = theta1 * e[0] + theta2 * e[1];
         for i in 0..2 {
             n.trace[i] = gamma * n.trace[i] + n.slope * n.e[i];
-            n.w[i] += alpha * n.r * n.trace[i];
+            n.w[i] = (n.w[i] + alpha * n.r * n.trace[i]).clamp(-GUARD, GUARD);
         }
         let z = n.w[0] * e[0] + n.w[1] * e[1];
         let (y, slope) = activation(z);
         n.e = e;
         n.slope = slope;
-        // A NaN z (weights grown past f64) gives a NaN y, which the assertion stops.
         n.p = if y.is_nan() { y } else { y.clamp(0.0, 1.0) };
         assert!(
             (0.0..=1.0).contains(&n.p),
