@@ -45,7 +45,8 @@ DISPLAY = {
 QUEUE_METRICS = ("link_efficiency", "drop_rate", "avg_queue_pkts", "std_queue_pkts")
 DELAY_METRICS = ("delay_mean_ms", "delay_std_ms")
 TRANSIENT = "transient_s"
-"""Our transient time (`settle_time_s`, docs/metrics.md); the paper reads it off its figures."""
+"""Our transient time (`settle_time_s`, docs/metrics.md; infinite when the queue never
+settles); the paper reads it off its figures."""
 
 PAYLOAD_BYTES = 1000
 """§3.1: "the packet size is 1000 bytes" — the size by which the paper turns the link capacity
@@ -179,7 +180,10 @@ def ours(runs: ReproductionRuns) -> pd.DataFrame:
                 continue
             values = paper_metrics(record["summary"], port)
             if source.port is None:
-                values[TRANSIENT] = float(record["summary"]["settle_time_s"])
+                # A queue that never settles has an infinite transient (so that the mean over
+                # the seeds is infinite too, not the mean of the seeds that settled).
+                settle = float(record["summary"]["settle_time_s"])
+                values[TRANSIENT] = math.inf if math.isnan(settle) else settle
             for metric in (*source.metrics, TRANSIENT):
                 if metric in values:
                     rows.append(

@@ -64,12 +64,8 @@ def side_by_side(table: pd.DataFrame, n: int) -> str:
             else:
                 row += ["–", "–", "–"]
         if with_transient:
-            t = sub["ours"].get(TRANSIENT, math.nan) if TRANSIENT in sub.index else math.nan
-            row.append(
-                "never"
-                if isinstance(t, float) and math.isnan(t) and TRANSIENT in sub.index
-                else _num(TRANSIENT, t)
-            )
+            t = float(sub["ours"][TRANSIENT]) if TRANSIENT in sub.index else math.nan
+            row.append("never" if math.isinf(t) else _num(TRANSIENT, t))
         rows.append(row)
     return _md_table(headers, rows)
 

@@ -33,6 +33,10 @@ pub fn settle_time_s(
     band: f64,
 ) -> f64 {
     let start = window.start_ns as f64 * 1e-9;
+    // Bins are [start + k, start + k + 1) s; the last one also takes the sample at the window's
+    // end, which would otherwise be a bin of its own, judged on one sample.
+    let last_bin = ((window.end_ns - window.start_ns) as f64 * 1e-9).ceil() as usize;
+    let last_bin = last_bin.saturating_sub(1);
     let inside = |sum: f64, n: usize| ((sum / n as f64) - target).abs() <= band * target;
     // The bin being filled (index, sum, count), and the last finished bin outside the band.
     let mut current: Option<(usize, f64, usize)> = None;
@@ -41,7 +45,7 @@ pub fn settle_time_s(
         if !window.contains((t * 1e9).round() as u64) {
             continue;
         }
-        let bin = ((t - start).max(0.0)).floor() as usize;
+        let bin = (((t - start).max(0.0)).floor() as usize).min(last_bin);
         match &mut current {
             Some((b, sum, n)) if *b == bin => {
                 *sum += q as f64;
@@ -178,5 +182,11 @@ mod tests {
         let q = [500, 500, 250, 250, 250];
         assert_eq!(settle_time_s(&t, &q, &w, 250.0, 0.2), 11.0);
         assert!(settle_time_s(&t[..2], &q[..2], &w, 250.0, 0.2).is_nan());
+        // The sample at the window's end belongs to the last full bin: 10 samples of 250 and
+        // one of 0 average 227.3, inside the band.
+        let w = Window::from_s(0.0, 1.0);
+        let t: Vec<f64> = (0..=10).map(|i| i as f64 * 0.1).collect();
+        let q: Vec<i64> = t.iter().map(|&t| if t < 1.0 { 250 } else { 0 }).collect();
+        assert_eq!(settle_time_s(&t, &q, &w, 250.0, 0.2), 0.0);
     }
 }
