@@ -370,7 +370,8 @@ def reproduction_section(results: dict[tuple[str, str], dict], old: str | None) 
         "sum over the workers. The machine is the one described at the top of this page; "
         "other work running on it at the same time (see the load average: 2 means both cores busy) "
         "lengthens the wall time, not the CPU time, so wall time ≈ CPU time / cores is what an "
-        "idle machine gives."
+        "idle machine gives. A row whose command carries a description was recorded by hand "
+        "and is kept as it is."
     )
     lines = [
         REPRODUCTION_HEADING,
