@@ -269,3 +269,17 @@ def test_nrl_first_sample_by_hand():
     assert s["p"] == pytest.approx(math.tanh(1.1))
     assert s["r"] == pytest.approx(240.0)
     assert (s["w1"], s["w2"]) == (0.01, 0.001)
+
+
+def test_self_tuning_red_p_max_by_hand():
+    # w = 1 (q_avg = q), δt = 1 s, C/M = 37 500 packets/s. Arrivals finding 2000 packets at
+    # 0.5 s and 2500 at 1.0 s, then 2000 at 1.5 s closes the period: q̃ = 6500/3 and
+    # p_max = 0.01·(q̃ − 750)/750·(0.15 + q̃/37500)/0.19 = 0.0206563.
+    q = _core.AqmStepper(
+        "self_tuning_red", {"w": 1.0, "delta_t_s": 1.0}, rate_mbps=150.0, limit_pkts=7500
+    )
+    for t, n in ((0.5, 2000), (1.0, 2500)):
+        q.enqueue(t, queue_pkts=n, size_bytes=500)
+    assert q.state["p_max"] == pytest.approx(0.01)
+    q.enqueue(1.5, queue_pkts=2000, size_bytes=500)
+    assert q.state["p_max"] == pytest.approx(0.0206563, abs=1e-6)

@@ -30,9 +30,11 @@ pub mod pie;
 pub mod red;
 pub mod red_average;
 pub mod red_core;
+pub mod red_tuning;
 pub mod registry;
 pub mod rem;
 pub mod rng;
+pub mod self_tuning_red;
 
 pub use abetared::{ABetaRed, ABetaRedParams};
 pub use adaptive_beta::LinkContext;
@@ -56,3 +58,4 @@ pub use red::{Red, RedParams};
 pub use registry::{AqmParams, ParamsVisitor};
 pub use rem::{Rem, RemParams};
 pub use rng::Rng;
+pub use self_tuning_red::{SelfTuningRed, SelfTuningRedParams};

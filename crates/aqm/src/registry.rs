@@ -10,7 +10,7 @@ use crate::param_doc::ParamDoc;
 use crate::{
     ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams,
     DropTailParams, FapidnnParams, IapiParams, NeuronPidParams, NrlParams, PiParams, PieParams,
-    RedParams, RemParams,
+    RedParams, RemParams, SelfTuningRedParams,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -58,6 +58,7 @@ pub fn for_each(visitor: &mut impl ParamsVisitor) {
     visitor.visit::<AnAqmParams>();
     visitor.visit::<FapidnnParams>();
     visitor.visit::<NrlParams>();
+    visitor.visit::<SelfTuningRedParams>();
 }
 
 /// (name, title) of every AQM, in [`for_each`]'s order.
@@ -116,7 +117,7 @@ mod tests {
     #[test]
     fn every_serialised_key_is_described_once() {
         let all = collect();
-        assert_eq!(all.len(), 15);
+        assert_eq!(all.len(), 16);
         for (aqm, names, keys) in all {
             let described: BTreeSet<String> = names.iter().map(|n| n.to_string()).collect();
             assert_eq!(
@@ -165,7 +166,8 @@ mod tests {
                 "neuron_pid",
                 "an_aqm",
                 "fapidnn",
-                "nrl"
+                "nrl",
+                "self_tuning_red"
             ])
         );
     }

@@ -131,7 +131,7 @@ pub fn fixed_point_at(model: &Model, q_star: f64) -> FixedPoint {
 /// Eq. (3.12): the fixed point q* of the linear ramp is linearly stable for
 /// w < 4/(3 + (q_min + d·C/M)/(q* − q_min)).
 pub fn w_bound_eq312(network: &Network, q_min_pkts: f64, q_star_pkts: f64) -> f64 {
-    4.0 / (3.0 + (q_min_pkts + network.bdp_pkts()) / (q_star_pkts - q_min_pkts))
+    aqm::red_tuning::w_bound_eq312(q_min_pkts, q_star_pkts, network.bdp_pkts())
 }
 
 /// Eq. (3.10): λ = 1 − w − w·N·K/(2·√v·(q* − q_min)^(3/2)), v = p_max/(q_max − q_min), the
