@@ -78,7 +78,12 @@ impl AqmParams for SelfTuningRedParams {
     const AQM: &'static str = "self_tuning_red";
     const TITLE: &'static str = "Self-tuning RED";
     const PARAMS: &'static [ParamDoc] = &[
-        ParamDoc::new("q_min_pkts", "packets", ">= 0", "minimum threshold q_min"),
+        ParamDoc::new(
+            "q_min_pkts",
+            "packets",
+            "[0, q_target_pkts)",
+            "minimum threshold q_min",
+        ),
         ParamDoc::new(
             "q_max_pkts",
             "packets",
