@@ -23,6 +23,21 @@ pub struct QueueView {
     pub rate_bps: f64,
 }
 
+#[cfg(test)]
+impl QueueView {
+    /// A packet-counted buffer of `limit_pkts` holding `len_pkts` packets of 1000 bytes, feeding
+    /// a link of `rate_bps` (unit tests).
+    pub(crate) fn of_pkts(len_pkts: u32, limit_pkts: u32, rate_bps: f64) -> Self {
+        QueueView {
+            len_pkts,
+            len_bytes: u64::from(len_pkts) * 1000,
+            limit_pkts,
+            limit_bytes: 0,
+            rate_bps,
+        }
+    }
+}
+
 /// The packet a decision is about.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PacketView {

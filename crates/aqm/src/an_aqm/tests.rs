@@ -12,13 +12,7 @@ const PKT: PacketView = PacketView {
 
 /// A queue of `len_pkts` on an 8 Mb/s link: 1000 bytes per ms.
 fn queue(len_pkts: u32) -> QueueView {
-    QueueView {
-        len_pkts,
-        len_bytes: u64::from(len_pkts) * 1000,
-        limit_pkts: 100_000,
-        limit_bytes: 0,
-        rate_bps: 8e6,
-    }
+    QueueView::of_pkts(len_pkts, 100_000, 8e6)
 }
 
 fn tick(q: &mut AnAqm, now_ns: u64, len: u32) {

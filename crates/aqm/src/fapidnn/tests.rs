@@ -11,13 +11,7 @@ fn link() -> LinkContext {
 }
 
 fn queue(len_pkts: u32) -> QueueView {
-    QueueView {
-        len_pkts,
-        len_bytes: u64::from(len_pkts) * 1000,
-        limit_pkts: 1000,
-        limit_bytes: 0,
-        rate_bps: 8e6,
-    }
+    QueueView::of_pkts(len_pkts, 1000, 8e6)
 }
 
 fn sample(a: &mut Fapidnn, k: u64, q: u32) {

@@ -10,13 +10,7 @@ const PKT: PacketView = PacketView {
 };
 
 fn queue(len_pkts: u32) -> QueueView {
-    QueueView {
-        len_pkts,
-        len_bytes: u64::from(len_pkts) * 1000,
-        limit_pkts: 100_000,
-        limit_bytes: 0,
-        rate_bps: 45e6,
-    }
+    QueueView::of_pkts(len_pkts, 100_000, 45e6)
 }
 
 /// q_ref 100, a = 0.003, b = 0.001, w = 100 Hz (T = 0.01 s), e* = 10:

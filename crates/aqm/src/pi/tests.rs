@@ -9,13 +9,7 @@ const PKT: PacketView = PacketView {
 };
 
 fn queue(len_pkts: u32) -> QueueView {
-    QueueView {
-        len_pkts,
-        len_bytes: u64::from(len_pkts) * 1000,
-        limit_pkts: 900,
-        limit_bytes: 0,
-        rate_bps: 45e6,
-    }
+    QueueView::of_pkts(len_pkts, 900, 45e6)
 }
 
 /// Run the update due next with `q` packets waiting.

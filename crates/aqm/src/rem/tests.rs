@@ -14,13 +14,7 @@ const PKT: PacketView = PacketView {
 const RATE_BPS: f64 = 40e6;
 
 fn queue(len_pkts: u32) -> QueueView {
-    QueueView {
-        len_pkts,
-        len_bytes: u64::from(len_pkts) * 1000,
-        limit_pkts: 900,
-        limit_bytes: 0,
-        rate_bps: RATE_BPS,
-    }
+    QueueView::of_pkts(len_pkts, 900, RATE_BPS)
 }
 
 fn rem(params: RemParams) -> Rem {
