@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -45,6 +46,28 @@ class Claim:
     against: list[str] = field(default_factory=list)
     reference: str = ""
     """The same criterion on the paper's own numbers, where it publishes them."""
+
+
+def judged(
+    claim: Claim,
+    tally_of: Callable[[Any], V.Tally],
+    ours: Any,
+    paper: Any | None,
+    unprinted: str,
+) -> Claim:
+    """`claim` with its verdict and evidence from `tally_of(ours)`, and, when the paper prints
+    the numbers (`paper` not None), the same criterion's verdict on them as `reference`
+    (`unprinted` otherwise)."""
+    tally = tally_of(ours)
+    claim.verdict = tally.verdict if tally.n else V.NOT_RUN
+    claim.evidence = tally.summary()
+    claim.against = tally.against
+    if paper is None:
+        claim.reference = unprinted
+    else:
+        ref = tally_of(paper)
+        claim.reference = f"{ref.verdict} ({ref.agree} of {ref.n} agree, {ref.disagree} disagree)"
+    return claim
 
 
 def seed_means(df: pd.DataFrame, figure: str) -> pd.DataFrame:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import pandas as pd
 
 from . import verdicts as V
-from .claims_betared import Claim
+from .claims_betared import Claim, judged
 from .li2014 import DISPLAY, NEURON, SCHEMES, TABLES, TRADITIONAL, TRANSIENT
 
 Values = Mapping[tuple[int, str, str], float]
@@ -269,17 +269,8 @@ def evaluate(table: pd.DataFrame) -> list[Claim]:
     for cid, tables, source, text, criterion, tally_of, in_tables in CLAIMS:
         if not present.intersection(tables):
             continue
-        tally = tally_of(ours)
         claim = Claim(cid, _ranges(list(tables)), source, text, criterion)
-        claim.verdict = tally.verdict if tally.n else V.NOT_RUN
-        claim.evidence = tally.summary()
-        claim.against = tally.against
-        if in_tables:
-            ref = tally_of(paper)
-            claim.reference = (
-                f"{ref.verdict} ({ref.agree} of {ref.n} agree, {ref.disagree} disagree)"
-            )
-        else:
-            claim.reference = "not in the tables (read off the paper's figures)"
+        unprinted = "not in the tables (read off the paper's figures)"
+        judged(claim, tally_of, ours, paper if in_tables else None, unprinted)
         claims.append(claim)
     return claims

@@ -205,27 +205,27 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     if paper is None:
         raise CliError(f"unknown paper '{args.paper}' (available: {', '.join(PAPERS)})")
     chosen = {"figure": args.figures, "table": args.tables}
-    for noun, value in chosen.items():
-        if value is not None and noun != paper.noun:
-            raise CliError(
-                f"--{noun}s: {args.paper} is reproduced by {paper.noun}; use --{paper.noun}s"
-            )
-    text = chosen[paper.noun]
-    parts = parse_parts(text, paper) if text is not None else None
+    parts = [
+        part
+        for noun, text in chosen.items()
+        if text is not None
+        for part in parse_parts(text, paper, noun)
+    ]
     suffix = "-quick" if args.quick else ""
     out_dir = (
         Path(args.out) if args.out is not None else RESULTS_DIR / f"reproduce-{args.paper}{suffix}"
     )
     check_target(out_dir, "reproduce", args.overwrite)
     command = f"aqmlab reproduce {args.paper}" + (" --quick" if args.quick else "")
-    if parts:
-        command += f" --{paper.noun}s " + ",".join(str(f) for f in parts)
+    for noun, text in chosen.items():
+        if text is not None:
+            command += f" --{noun}s " + ",".join(str(n) for k, n in parts if k == noun)
     outcome = reproduce(
         args.paper,
         out_dir,
         quick=args.quick,
         jobs=args.jobs,
-        parts=parts,
+        parts=parts or None,
         progress=not args.quiet,
         command=command,
         overwrite=args.overwrite,
@@ -344,7 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_repro = commands.add_parser(
         "reproduce", help="run every figure of a paper and write a report with verdicts"
     )
-    p_repro.add_argument("paper", metavar="PAPER", help="the paper: betared or li2014")
+    p_repro.add_argument("paper", metavar="PAPER", help="the paper: betared, li2014 or chen2011")
     p_repro.add_argument(
         "--quick", action="store_true", help="reduced grids and shorter runs (a few minutes)"
     )
@@ -354,8 +354,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help=f"output directory (default {RESULTS_DIR}/reproduce-<PAPER>[-quick])",
     )
-    p_repro.add_argument("--figures", metavar="LIST", help="only these figures, e.g. 3,8 (betared)")
-    p_repro.add_argument("--tables", metavar="LIST", help="only these tables, e.g. 1,2 (li2014)")
+    p_repro.add_argument(
+        "--figures", metavar="LIST", help="only these figures, e.g. 3,8 (betared), 5,7 (chen2011)"
+    )
+    p_repro.add_argument(
+        "--tables", metavar="LIST", help="only these tables, e.g. 1,2 (li2014), 1 (chen2011)"
+    )
     p_repro.add_argument("--overwrite", action="store_true", help=RESUME_HELP)
     p_repro.add_argument("--quiet", action="store_true", help="no progress bar")
     p_repro.set_defaults(func=_cmd_reproduce)

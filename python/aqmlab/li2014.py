@@ -82,7 +82,9 @@ TABLES: dict[int, TableSource] = {
 """Every table of the paper. Tables 19 and 20 report the delay of Table 2's and Table 9's runs
 (§3.9), so they share those experiments and their stored runs."""
 
-PARTS: dict[int, str] = {n: f"tables/{source.experiment}" for n, source in TABLES.items()}
+PARTS: dict[int, tuple[str, ...]] = {
+    n: (f"tables/{source.experiment}",) for n, source in TABLES.items()
+}
 """Each table's experiment file under experiments/li2014/ (without `.toml`)."""
 
 TABLE_TITLES = {

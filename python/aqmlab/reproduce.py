@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import _core, claims_betared, li2014
+from . import _core, chen2011, claims_betared, li2014
 from .claims_betared import Claim
 from .experiment import Experiment, ExperimentError, RunSpec
 from .outdir import open_resumable
@@ -42,18 +42,28 @@ Judge = Callable[["ReproductionRuns"], tuple[list[Claim], str]]
 (writing any extra tables and figures under `out_dir`)."""
 
 
+Part = tuple[str, int]
+"""One numbered part of a paper: ("figure", 5) or ("table", 1)."""
+
+
 @dataclass(frozen=True)
 class Paper:
-    """A paper whose experiments live in `experiments/<directory>/`: `parts` maps each of the
-    paper's figure (or table) numbers to the experiment file (without `.toml`) that
-    reproduces it; several numbers may share one experiment."""
+    """A paper whose experiments live in `experiments/<directory>/`: `parts` maps each kind of
+    numbered part ("figure", "table") to its numbers, and each number to the experiment files
+    (without `.toml`) that reproduce it; several numbers may share one experiment."""
 
     directory: str
     title: str
-    noun: str
-    """What `parts` numbers: "figure" or "table"."""
-    parts: Mapping[int, str]
+    parts: Mapping[str, Mapping[int, tuple[str, ...]]]
     judge: Judge
+
+    def experiments(self, chosen: Sequence[Part]) -> list[str]:
+        """The experiment files of the chosen parts, each once, in the paper's order."""
+        stems = [s for noun, n in chosen for s in self.parts[noun][n]]
+        return list(dict.fromkeys(stems))
+
+    def all_parts(self) -> list[Part]:
+        return [(noun, n) for noun, numbers in self.parts.items() for n in numbers]
 
 
 def _judge_betared(runs: ReproductionRuns) -> tuple[list[Claim], str]:
@@ -73,16 +83,20 @@ PAPERS = {
         title='Giménez, Murcia, Amigó, Martínez-Bonastre, Valero, "New RED-type TCP-AQM '
         'algorithms based on Beta distribution drop functions", Applied Sciences 12, 11176 '
         "(2022), Figs. 3–9",
-        noun="figure",
-        parts={n: f"fig{n}" for n in (3, 4, 5, 6, 7, 8, 9)},
+        parts={"figure": {n: (f"fig{n}",) for n in (3, 4, 5, 6, 7, 8, 9)}},
         judge=_judge_betared,
     ),
     "li2014": Paper(
         directory="li2014",
         title=li2014.TITLE,
-        noun="table",
-        parts=li2014.PARTS,
+        parts={"table": li2014.PARTS},
         judge=li2014.judge,
+    ),
+    "chen2011": Paper(
+        directory="chen2011",
+        title=chen2011.TITLE,
+        parts=chen2011.PARTS,
+        judge=chen2011.judge,
     ),
 }
 
@@ -111,21 +125,34 @@ def experiments_dir(paper: Paper) -> Path:
     raise ExperimentError(f"no experiments/{paper.directory} folder found")
 
 
-def parse_parts(text: str, paper: Paper) -> list[int]:
-    """`"3,8"` -> [3, 8]; every number must be one of the paper's figures (or tables)."""
-    allowed = ", ".join(str(f) for f in paper.parts)
-    flag = f"--{paper.noun}s"
+def parse_parts(text: str, paper: Paper, noun: str) -> list[Part]:
+    """`"3,8"` -> [(noun, 3), (noun, 8)]; every number must be one of the paper's `noun`s."""
+    flag = f"--{noun}s"
+    numbers_of = paper.parts.get(noun)
+    if numbers_of is None:
+        kinds = " or ".join(f"--{k}s" for k in paper.parts)
+        raise ExperimentError(f"{flag}: the paper has no numbered {noun}s here; use {kinds}")
+    allowed = ", ".join(str(f) for f in numbers_of)
     items = [t.strip() for t in text.split(",") if t.strip()]
     if not items or not all(re.fullmatch(r"\d+", t) for t in items):
         raise ExperimentError(
-            f"{flag} {text!r}: expected {paper.noun} numbers such as "
-            f"{','.join(str(n) for n in list(paper.parts)[:2])} (of {allowed})"
+            f"{flag} {text!r}: expected {noun} numbers such as "
+            f"{','.join(str(n) for n in list(numbers_of)[:2])} (of {allowed})"
         )
     numbers = sorted({int(t) for t in items})
-    bad = [f for f in numbers if f not in paper.parts]
+    bad = [f for f in numbers if f not in numbers_of]
     if bad:
-        raise ExperimentError(f"{flag}: no {paper.noun} {bad[0]} (allowed: {allowed})")
-    return numbers
+        raise ExperimentError(f"{flag}: no {noun} {bad[0]} (allowed: {allowed})")
+    return [(noun, n) for n in numbers]
+
+
+def describe_parts(chosen: Sequence[Part]) -> str:
+    """[("figure", 5), ("figure", 7), ("table", 1)] -> "Figures 5, 7; Table 1"."""
+    out = []
+    for noun in dict.fromkeys(n for n, _ in chosen):
+        numbers = [str(k) for n, k in chosen if n == noun]
+        out.append(f"{noun.capitalize()}{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}")
+    return "; ".join(out)
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -143,7 +170,7 @@ def reproduce(
     out_dir: str | os.PathLike[str],
     quick: bool = False,
     jobs: int | None = None,
-    parts: Sequence[int] | None = None,
+    parts: Sequence[Part] | None = None,
     progress: bool = True,
     command: str | None = None,
     overwrite: bool = False,
@@ -161,8 +188,8 @@ def reproduce(
     if paper is None:
         raise ExperimentError(f"unknown paper '{paper_name}' (available: {', '.join(PAPERS)})")
     directory = experiments_dir(paper)
-    numbers = list(parts) if parts else list(paper.parts)
-    stems = list(dict.fromkeys(paper.parts[n] for n in numbers))
+    chosen = list(parts) if parts else paper.all_parts()
+    stems = paper.experiments(chosen)
     experiments = [Experiment.load(directory / f"{stem}.toml", quick=quick) for stem in stems]
     out_dir = Path(out_dir)
 
@@ -199,15 +226,14 @@ def reproduce(
     problems = [f"{f.experiment.name}: not run: {f.error}" for f in outcomes if f.error]
     problems += [f"run {run} failed: {msg}" for run, msg in sweep.failed]
     seeds = sorted({len(e.seeds) for e in experiments})
-    noun = paper.noun.capitalize() + "s"
     info = {
         "aqmlab": _core.version(),
         "mode": "quick (each experiment file's [quick] settings)" if quick else "full",
-        noun.lower(): ", ".join(str(n) for n in numbers),
+        "parts": describe_parts(chosen),
         "runs": f"{sweep.total} distinct runs ({sweep.ran} simulated now, "
         f"{sweep.skipped} reused from `runs/`, {len(sweep.failed)} failed)",
         "replications": " or ".join(str(s) for s in seeds) + " seed(s) per grid point "
-        f"(listed per {paper.noun})",
+        "(listed per experiment)",
     }
     runs = ReproductionRuns(
         paper,

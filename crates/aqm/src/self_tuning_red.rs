@@ -27,6 +27,8 @@ pub struct SelfTuningRedParams {
     pub q_target_pkts: f64,
     /// p_max before the first update.
     pub p_max_initial: f64,
+    /// Lower bound on p_max after an update; 0: none (Algorithm 1 as printed).
+    pub p_max_min: f64,
     /// δt, the period over which q_avg is averaged before each p_max update, seconds.
     pub delta_t_s: f64,
     /// The estimate of the round-trip propagation delay d, milliseconds (eq. (3.6), (3.12)).
@@ -60,6 +62,7 @@ impl Default for SelfTuningRedParams {
             q_max_pkts: 2250.0,
             q_target_pkts: 1500.0,
             p_max_initial: 0.01,
+            p_max_min: 0.0,
             delta_t_s: 2.0,
             d_ms: 150.0,
             w: 0.00048814,
@@ -101,6 +104,12 @@ impl AqmParams for SelfTuningRedParams {
             "",
             "(0, 1]",
             "p_max before the first update",
+        ),
+        ParamDoc::new(
+            "p_max_min",
+            "",
+            "[0, p_max_initial]",
+            "lower bound on p_max after an update (0: none, as the paper's Algorithm 1)",
         ),
         ParamDoc::new(
             "delta_t_s",
@@ -153,6 +162,12 @@ impl AqmParams for SelfTuningRedParams {
         if !(self.p_max_initial > 0.0 && self.p_max_initial <= 1.0) {
             return Err(ParamError::new("p_max_initial", "must be in (0, 1]"));
         }
+        if !(self.p_max_min >= 0.0 && self.p_max_min <= self.p_max_initial) {
+            return Err(ParamError::new(
+                "p_max_min",
+                "must be in [0, p_max_initial]",
+            ));
+        }
         if !(self.delta_t_s > 0.0 && self.delta_t_s <= 1e6) {
             return Err(ParamError::new("delta_t_s", "must be a number in (0, 1e6]"));
         }
@@ -187,6 +202,8 @@ pub struct SelfTuningRedStats {
     pub skipped: u64,
     /// Updates whose eq. (3.6) value was above 1 and was capped.
     pub capped: u64,
+    /// Updates whose eq. (3.6) value was below `p_max_min` and was raised to it.
+    pub floored: u64,
 }
 
 /// Self-tuning RED state machine.
@@ -271,7 +288,7 @@ impl SelfTuningRed {
 
     /// Algorithm 1 at each q_avg update: add q_avg to the period's sum; once more than δt has
     /// passed since the last computation, set p_max by eq. (3.6) from the period's mean q̃
-    /// (capped at 1) and start a new period. With q̃ ≤ q_min eq. (3.6) does not apply (its K,
+    /// (capped at 1, raised to `p_max_min`) and start a new period. With q̃ ≤ q_min eq. (3.6) does not apply (its K,
     /// eq. (3.5), is estimated from the drop probability at q̃, which is 0 there, and the
     /// formula would set p_max ≤ 0, from which the multiplicative update could never
     /// recover): p_max is kept. **Reconstruction**: the paper assumes q̃ ∈ [q_min, q_max].
@@ -302,8 +319,9 @@ impl SelfTuningRed {
         );
         assert!(next > 0.0, "p_max {next} is not a positive number");
         self.stats.capped += u64::from(next > 1.0);
+        self.stats.floored += u64::from(next < p.p_max_min);
         self.stats.updates += 1;
-        self.curve.p_max = next.min(1.0);
+        self.curve.p_max = next.clamp(p.p_max_min, 1.0);
     }
 }
 

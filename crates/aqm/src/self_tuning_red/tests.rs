@@ -55,6 +55,25 @@ fn p_max_is_kept_below_q_min_and_capped() {
 }
 
 #[test]
+fn p_max_min_floors_the_update() {
+    // q̃ = 760 just above q_min: eq. (3.6) gives 0.01·(10/750)·(0.15 + 760/37 500)/0.19
+    // = 0.01·0.013333·0.170267/0.19 = 1.1949e-4; with p_max_min = 0.005 it is raised to that.
+    let mut a = stred(SelfTuningRedParams::default());
+    a.observe(3_000_000_000, 760.0);
+    assert!(close(
+        a.p_max(),
+        0.01 * (10.0 / 750.0) * (0.15 + 760.0 / 37_500.0) / 0.19
+    ));
+    let mut b = stred(SelfTuningRedParams {
+        p_max_min: 0.005,
+        ..SelfTuningRedParams::default()
+    });
+    b.observe(3_000_000_000, 760.0);
+    assert_eq!(b.p_max(), 0.005);
+    assert_eq!(b.stats().floored, 1);
+}
+
+#[test]
 fn w_from_the_stability_bound() {
     // d·C/M = 0.15·37 500 = 5625 packets; eq. (3.12): 4/(3 + (750 + 5625)/750) = 4/11.5;
     // per arrival: divided by n = 5625 + 1500 = 7125 packets per round trip = 4.8818e-5.
@@ -104,6 +123,13 @@ fn bad_parameters_name_the_field() {
                 ..SelfTuningRedParams::default()
             },
             "p_max_initial",
+        ),
+        (
+            SelfTuningRedParams {
+                p_max_min: 0.02,
+                ..SelfTuningRedParams::default()
+            },
+            "p_max_min",
         ),
         (
             SelfTuningRedParams {
