@@ -2,7 +2,7 @@
 
 Usage (from the repository root, after `make build`):
   python benches/bench.py                       scenario 2 speed and memory, model speed
-  python benches/bench.py --reproduce [quick|full|both] [--paper betared|li2014|all]
+  python benches/bench.py --reproduce [quick|full|both] [--paper betared|li2014|chen2011|all]
                                                 `aqmlab reproduce PAPER` wall time
 Each mode rewrites its own part of BENCHMARKS.md and keeps the other's.
 """
@@ -300,7 +300,7 @@ def with_section(text: str, section: str | None) -> str:
     return text if section is None else f"{text}\n{section}\n"
 
 
-PAPERS = ("betared", "li2014")
+PAPERS = ("betared", "li2014", "chen2011")
 """The reproductions `--reproduce` times, in the order of the table."""
 
 
