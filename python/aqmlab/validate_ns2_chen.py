@@ -112,10 +112,17 @@ PERIOD_S = 2.0
 """ARED's interval and self-tuning RED's δt (§5): the period of the p_max series."""
 
 
+Q_TILDE_OVER = ("arrivals", "time")
+"""How the ns-2 side of self-tuning RED averages q_avg into q~ (chen2011_tuned_red.tcl's
+`q_tilde_over`): over arrivals, as Algorithm 1 and aqmlab do, or over time samples."""
+
+
 @dataclass(frozen=True)
 class ChenTunedCase:
     """One Chen 2011 scenario with the paper's Adaptive RED or self-tuning RED (`aqm`) and
-    `flows` ECN-capable Reno flows; `seeds`, when given, replaces the grid's seeds."""
+    `flows` ECN-capable Reno flows; `seeds`, when given, replaces the grid's seeds.
+    `q_tilde_over` (self-tuning RED): how ns-2's Tcl procedure forms q~; aqmlab always averages
+    over arrivals."""
 
     family: ClassVar[str] = "chen2011_tuned"
 
@@ -123,19 +130,30 @@ class ChenTunedCase:
     flows: int
     duration_s: float = 100.0
     seeds: tuple[int, ...] = ()
+    q_tilde_over: str = "arrivals"
 
     def __post_init__(self) -> None:
         if self.aqm not in TUNED_AQMS:
             raise ValueError(f"aqm: must be one of {', '.join(TUNED_AQMS)}, got {self.aqm!r}")
+        if self.q_tilde_over not in Q_TILDE_OVER or (
+            self.aqm == "ared" and self.q_tilde_over != "arrivals"
+        ):
+            raise ValueError(
+                f"q_tilde_over: must be arrivals or (self-tuning RED) time, got "
+                f"{self.q_tilde_over!r}"
+            )
 
     @property
     def case_id(self) -> str:
         short = "ared" if self.aqm == "ared" else "stred"
-        return f"chen2011-{short}-n{self.flows}-d{self.duration_s:g}"
+        over = "" if self.q_tilde_over == "arrivals" else f"-{self.q_tilde_over}"
+        return f"chen2011-{short}-n{self.flows}-d{self.duration_s:g}{over}"
 
     @property
     def label(self) -> str:
-        return f"Chen 2011 {TUNED_AQMS[self.aqm]} N={self.flows} ECN ({self.duration_s:g} s)"
+        over = "" if self.q_tilde_over == "arrivals" else ", ns-2's q~ over time"
+        name = TUNED_AQMS[self.aqm]
+        return f"Chen 2011 {name} N={self.flows} ECN ({self.duration_s:g} s{over})"
 
     @property
     def window_start_s(self) -> float:
@@ -143,19 +161,27 @@ class ChenTunedCase:
 
 
 def tuned_full_cases() -> tuple[ChenTunedCase, ...]:
-    """ARED (the grid's seeds) and self-tuning RED (`TUNED_SEEDS`) at N = 200 and 1000, 100 s."""
-    return tuple(
+    """ARED (the grid's seeds) and self-tuning RED (`TUNED_SEEDS`) at N = 200 and 1000, 100 s;
+    self-tuning RED again with ns-2's q~ a mean over time."""
+    cases = tuple(
         ChenTunedCase(aqm, n, seeds=TUNED_SEEDS.get(aqm, ())) for aqm in TUNED_AQMS for n in FLOWS
+    )
+    seeds = TUNED_SEEDS["self_tuning_red"]
+    return cases + tuple(
+        ChenTunedCase("self_tuning_red", n, seeds=seeds, q_tilde_over="time") for n in FLOWS
     )
 
 
 def tuned_ns2_args(
     case: ChenTunedCase, seed: int, sample_ms: float, start_jitter_s: float
 ) -> list[str]:
-    """The key=value arguments of chen2011_tuned_red.tcl for one run: its `aqm`, then
-    chen2011_dumbbell.tcl's (gentle, w and linterm are the wrapper's to set)."""
-    values: dict[str, Any] = {
-        "aqm": case.aqm,
+    """The key=value arguments of chen2011_tuned_red.tcl for one run: its `aqm` (and
+    `q_tilde_over` where not the default), then chen2011_dumbbell.tcl's (gentle, w and linterm
+    are the wrapper's to set)."""
+    values: dict[str, Any] = {"aqm": case.aqm}
+    if case.q_tilde_over != "arrivals":
+        values["q_tilde_over"] = case.q_tilde_over
+    values |= {
         "flows": case.flows,
         "duration_s": f"{case.duration_s:g}",
         "window_start_s": f"{case.window_start_s:g}",

@@ -6,7 +6,9 @@
 #                        min(0.01, 80000 / bandwidth), 5.33e-4 at 150 Mb/s);
 #   aqm=self_tuning_red  Algorithm 1 of the paper, driven from Tcl: a gentle RED (adaptive_ 0,
 #                        q_weight_ 0.00048814, initial max_p 0.01) whose max_p a procedure
-#                        below re-estimates every delta_t_s by eq. (3.6).
+#                        below re-estimates every delta_t_s by eq. (3.6) from the mean q~ of
+#                        q_avg over the period (over arrivals, or with q_tilde_over=time over
+#                        time).
 # ECN as the base script: setbit_ true, use_mark_p_ true, mark_p_ 0.1.
 #
 # Usage: ns chen2011_tuned_red.tcl aqm=ared|self_tuning_red key=value ...
@@ -20,20 +22,26 @@
 #   periods, periods_skipped  (self_tuning_red) p_max updates by eq. (3.6), and periods whose
 #                    mean q~ was at or below q_min, where max_p was kept.
 # and before `begin`, once per period of delta_t_s (both AQMs), a line
-#   period <t> <mean ave_> <mean queue> <min queue> <max queue> <cur_max_p_ after the tick>
-# over the samples taken every sample_ms_tuned in (t - delta_t_s, t] (queue: packets waiting,
-# the queue monitor's pkts_).
+#   period <t> <q~> <mean queue> <min queue> <max queue> <cur_max_p_ after the tick>
+# over the samples taken every sample_ms_tuned in (t - delta_t_s, t] (q~: the mean of ave_,
+# weighted as q_tilde_over says; queue: packets waiting, the queue monitor's pkts_).
 #
-# Self-tuning RED, what the procedure does: every sample_ms_tuned it adds the queue's
-# average `ave_` (RED's q_avg, updated at each arrival) to a sum; every delta_t_s it takes the
-# mean q~ of those samples and, when q~ > q_min, sets the queue's `cur_max_p_` (red.cc binds
+# Self-tuning RED, what the procedure does: every sample_ms_tuned it reads the queue's
+# average `ave_` (RED's q_avg, updated at each arrival) and adds it to a sum, weighted by the
+# arrivals at the queue since the last sample (q_tilde_over=arrivals, the default: Algorithm 1
+# averages q_avg over its updates, one per arrival, and so does aqmlab; each of the ~37
+# arrivals of a millisecond at full load counts with the ave_ at the millisecond's end) or by
+# 1 (q_tilde_over=time: a mean over time). Every delta_t_s it takes the mean q~ of the
+# period's samples and, when q~ > q_min, sets the queue's `cur_max_p_` (red.cc binds
 # it to edv_.cur_max_p, the max_p that drop_early uses for every packet; nothing but ARED's
 # updateMaxP and a queue reset writes it, and linterm_ is read only at the reset when the run
 # starts) to
 #   p_max * (q~ - q_min)/(q_target - q_min) * (d + q~/C)/(d + q_target/C),
 # capped at 1, with C = capacity / (8 * wire bytes) packets per second. With q~ <= q_min it
-# keeps p_max. The one difference from Algorithm 1: the paper (and aqmlab) average q_avg over
-# its updates, i.e. over arrivals; this procedure averages it over time samples.
+# keeps p_max, as it does when no packet arrived in the period. One more difference from
+# aqmlab: red.cc draws the gentle region (q_avg from q_max to 2 q_max) once, at the reset that
+# starts the run, from the initial max_p (p = p0 + (1 - p0)(q_avg - q_max)/q_max with p0 0.01),
+# whatever cur_max_p_ becomes; aqmlab's self-tuning RED draws it from the current p_max.
 # Driven by `aqmlab validate ns2` (python/aqmlab/validate_ns2.py); see docs/validation-ns2.md.
 
 array set tuned {
@@ -47,6 +55,7 @@ array set tuned {
     delta_t_s 2.0
     d_ms 150
     sample_ms_tuned 1
+    q_tilde_over arrivals
 }
 set base_args {}
 foreach arg $argv {
@@ -60,6 +69,10 @@ foreach arg $argv {
     } else {
         lappend base_args $arg
     }
+}
+if {[lsearch -exact {arrivals time} $tuned(q_tilde_over)] < 0} {
+    puts stderr "chen2011_tuned_red.tcl: q_tilde_over must be arrivals or time"
+    exit 2
 }
 if {[lsearch -exact {ared self_tuning_red} $tuned(aqm)] < 0} {
     puts stderr "chen2011_tuned_red.tcl: aqm must be ared or self_tuning_red, got '$tuned(aqm)'"
@@ -98,6 +111,8 @@ Simulator instproc simplex-link {n1 n2 bw delay qtype args} {
 }
 
 set tuned_sum_ave 0.0
+set tuned_weight 0
+set tuned_arrivals_seen 0
 set tuned_sum_q 0.0
 set tuned_q_min_seen -1
 set tuned_q_max_seen -1
@@ -111,10 +126,19 @@ set tuned_p -1
 # One sample; every per_period-th sample ends a period.
 proc tuned_sample {k} {
     global tuned per_period bottleneck qmon tuned_sum_ave tuned_sum_q tuned_n \
-        tuned_q_min_seen tuned_q_max_seen
+        tuned_q_min_seen tuned_q_max_seen tuned_weight tuned_arrivals_seen
     set ns [Simulator instance]
     set q [$qmon set pkts_]
-    set tuned_sum_ave [expr {$tuned_sum_ave + [$bottleneck set ave_]}]
+    if {$tuned(q_tilde_over) eq "arrivals"} {
+        # The queue monitor's count restarts at 0 when the base script resets it.
+        set a [$qmon set parrivals_]
+        set weight [expr {$a >= $tuned_arrivals_seen ? $a - $tuned_arrivals_seen : $a}]
+        set tuned_arrivals_seen $a
+    } else {
+        set weight 1
+    }
+    set tuned_sum_ave [expr {$tuned_sum_ave + $weight * [$bottleneck set ave_]}]
+    set tuned_weight [expr {$tuned_weight + $weight}]
     set tuned_sum_q [expr {$tuned_sum_q + $q}]
     if {$tuned_q_min_seen < 0 || $q < $tuned_q_min_seen} { set tuned_q_min_seen $q }
     if {$q > $tuned_q_max_seen} { set tuned_q_max_seen $q }
@@ -127,9 +151,9 @@ proc tuned_sample {k} {
 
 proc end_period {} {
     global tuned opt bottleneck tuned_sum_ave tuned_sum_q tuned_n tuned_q_min_seen \
-        tuned_q_max_seen tuned_periods tuned_skipped tuned_p_lo tuned_p_hi tuned_p
+        tuned_q_max_seen tuned_periods tuned_skipped tuned_p_lo tuned_p_hi tuned_p tuned_weight
     set ns [Simulator instance]
-    set q_tilde [expr {$tuned_sum_ave / $tuned_n}]
+    set q_tilde [expr {$tuned_weight > 0 ? $tuned_sum_ave / $tuned_weight : 0.0}]
     # Self-tuning RED keeps its p_max here at full precision (reading cur_max_p_ back gives
     # six digits); ARED's is read from the queue.
     if {$tuned(aqm) eq "self_tuning_red" && $tuned_p >= 0} {
@@ -157,6 +181,7 @@ proc end_period {} {
     puts [format "period %.3f %.3f %.3f %d %d %.9g" [$ns now] $q_tilde \
         [expr {$tuned_sum_q / $tuned_n}] $tuned_q_min_seen $tuned_q_max_seen $p]
     set tuned_sum_ave 0.0
+    set tuned_weight 0
     set tuned_sum_q 0.0
     set tuned_n 0
     set tuned_q_min_seen -1
