@@ -232,8 +232,10 @@ def parse_periods(text: str) -> list[dict[str, float]]:
 
 def aqmlab_periods(ts: Any, period_s: float = PERIOD_S) -> list[dict[str, float]]:
     """The same series from an aqmlab time series (columns t_s, queue_pkts, aqm_q_avg,
-    aqm_p_max): per period (t − period_s, t], the means of q_avg and of the queue, the queue's
-    extremes, and p_max at t (the sample at or just before it)."""
+    aqm_p_max): per period (t − period_s, t], the mean of q_avg over the samples (a mean over
+    time, where ns-2's q~ weighs them by arrivals), the queue's mean and extremes, and p_max
+    after the update at t (aqmlab's comes with the first arrival after t): the first sample
+    after t, or the last one at the end of the run."""
     out = []
     t_end = float(ts["t_s"].max())
     k = 1
@@ -241,6 +243,7 @@ def aqmlab_periods(ts: Any, period_s: float = PERIOD_S) -> list[dict[str, float]
     while k * period_s <= t_end + eps:
         t = k * period_s
         part = ts[(ts["t_s"] > t - period_s + eps) & (ts["t_s"] <= t + eps)]
+        after = ts[ts["t_s"] > t + eps]["aqm_p_max"]
         k += 1
         if part.empty:
             continue
@@ -252,7 +255,7 @@ def aqmlab_periods(ts: Any, period_s: float = PERIOD_S) -> list[dict[str, float]
                 "queue_mean": float(q.mean()),
                 "queue_min": float(q.min()),
                 "queue_max": float(q.max()),
-                "p_max": float(part["aqm_p_max"].iloc[-1]),
+                "p_max": float(after.iloc[0] if not after.empty else part["aqm_p_max"].iloc[-1]),
             }
         )
     return out
