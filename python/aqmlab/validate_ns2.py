@@ -144,10 +144,9 @@ class Family(NamedTuple):
     sourced: tuple[Path, ...] = ()
     """Further Tcl files the script sources: their text is part of a run's inputs too."""
     ns2_extra: Callable[[str], dict[str, Any]] | None = None
-    """More of an ns-2 run's output to store with it, from its whole stdout."""
+    """More to store with an ns-2 run, read from its whole stdout."""
     aqmlab_extra: Callable[[Any], dict[str, Any]] | None = None
-    """More of an aqmlab run to store: its `summary` entries join the run's summary, its
-    other entries are stored next to it."""
+    """More to store with an aqmlab run (its `summary` entries join the run's summary)."""
 
 
 def script_of(case: AnyCase) -> Path:
@@ -546,12 +545,7 @@ def page(
             "",
         ]
     if p_max:
-        ecn += [
-            "ARED and self-tuning RED seed by seed (ns-2 / aqmlab), with p_max at the end:",
-            "",
-            p_max,
-            "",
-        ]
+        ecn += [p_max, ""]
     return "\n".join(
         [
             f"# aqmlab against ns-2.35{' (quick grid)' if quick else ''}",
@@ -581,17 +575,18 @@ def page(
     )
 
 
+def _stored(store: RunStore, case: AnyCase, seed: int, side: str) -> dict[str, Any] | None:
+    rid = run_id(case, seed, side)
+    return store.read(rid) if store.has(rid) else None
+
+
 def write_outputs(out: Path, g: Grid, quick: bool) -> tuple[Path, str]:
     """Write the page and the CSV table from the stored runs; returns (page path, table)."""
     store = RunStore(out)
     rows = compare(store, g)
     marks = compare_marks(store, g)
     tuned = [c for c in g.cases if isinstance(c, ChenTunedCase)]
-
-    def read(case: AnyCase, seed: int, side: str) -> dict[str, Any] | None:
-        rid = run_id(case, seed, side)
-        return store.read(rid) if store.has(rid) else None
-
+    read = functools.partial(_stored, store)
     p_max = chen.p_max_table(tuned, g.seeds_of, read) if tuned else ""
     text = page(rows, g, quick, marks, p_max)
     _atomic_write_bytes(out / PAGE, text.encode())

@@ -279,11 +279,22 @@ def p_max_table(
     seeds_of: Callable[[Any], Sequence[int]],
     read: Callable[[ChenTunedCase, int, str], dict[str, Any] | None],
 ) -> str:
-    """Seed by seed, the queue's mean and STD over the window and the final p_max, ns-2 /
-    aqmlab; `read(case, seed, side)` is a stored run or None."""
+    """Seed by seed, ns-2 / aqmlab: the window's metrics, the mark rate and the final p_max,
+    under a line saying so; `read(case, seed, side)` is a stored run or None."""
+    columns = (
+        ("link efficiency", "link_efficiency", ".4f"),
+        ("average queue (pkts)", "avg_queue_pkts", ".1f"),
+        ("queue STD (pkts)", "std_queue_pkts", ".1f"),
+        ("drop rate", "drop_rate", ".3%"),
+        ("mark rate", "mark_rate", ".3%"),
+        ("mean delay (ms)", "delay_mean_ms", ".1f"),
+        ("final p_max", "p_max_final", ".3g"),
+    )
     lines = [
-        "| case | seed | average queue (pkts) | queue STD (pkts) | mark rate | final p_max |",
-        "|---|---:|---|---|---|---|",
+        "ARED and self-tuning RED seed by seed (ns-2 / aqmlab), with p_max at the end:",
+        "",
+        "| case | seed | " + " | ".join(name for name, _, _ in columns) + " |",
+        "|---|---:|" + "---|" * len(columns),
     ]
 
     def cell(runs: list[dict[str, Any] | None], key: str, form: str) -> str:
@@ -296,9 +307,6 @@ def p_max_table(
     for case in cases:
         for seed in seeds_of(case):
             runs = [read(case, seed, side) for side in ("ns2", "aqmlab")]
-            lines.append(
-                f"| {case.label} | {seed} | {cell(runs, 'avg_queue_pkts', '.1f')} | "
-                f"{cell(runs, 'std_queue_pkts', '.1f')} | {cell(runs, 'mark_rate', '.2%')} | "
-                f"{cell(runs, 'p_max_final', '.3g')} |"
-            )
+            cells = " | ".join(cell(runs, key, form) for _, key, form in columns)
+            lines.append(f"| {case.label} | {seed} | {cells} |")
     return "\n".join(lines)

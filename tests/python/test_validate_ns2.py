@@ -456,25 +456,19 @@ def test_aqmlab_periods_by_hand():
 
 def test_p_max_table_seed_by_seed():
     case = ChenTunedCase("self_tuning_red", 200, seeds=(1, 2))
+    one = {
+        "link_efficiency": 1.0,
+        "avg_queue_pkts": 1500.04,
+        "std_queue_pkts": 45.0,
+        "drop_rate": 0.0,
+        "mark_rate": 0.003,
+        "delay_mean_ms": 114.26,
+        "p_max_final": 0.000123456,
+    }
     runs = {
-        ("ns2", 1): {
-            "avg_queue_pkts": 1500.04,
-            "std_queue_pkts": 45.0,
-            "mark_rate": 0.003,
-            "p_max_final": 0.000123456,
-        },
-        ("aqmlab", 1): {
-            "avg_queue_pkts": 1490.0,
-            "std_queue_pkts": 50.0,
-            "mark_rate": 0.0031,
-            "p_max_final": 0.0002,
-        },
-        ("ns2", 2): {
-            "avg_queue_pkts": 800.0,
-            "std_queue_pkts": 700.0,
-            "mark_rate": 0.001,
-            "p_max_final": 1e-6,
-        },
+        ("ns2", 1): one,
+        ("aqmlab", 1): {**one, "avg_queue_pkts": 1490.0, "p_max_final": 0.0002},
+        ("ns2", 2): {**one, "drop_rate": 0.0002, "p_max_final": 1e-6},
     }
 
     def read(c, seed, side):
@@ -482,12 +476,19 @@ def test_p_max_table_seed_by_seed():
         return None if s is None else {"summary": s}
 
     lines = chen.p_max_table([case], lambda c: c.seeds, read).splitlines()
-    assert lines[0].startswith("| case | seed |") and len(lines) == 4
+    assert lines[0].endswith("with p_max at the end:") and len(lines) == 6
+    lines = lines[2:]
+    assert lines[0].startswith("| case | seed | link efficiency |")
+    assert lines[0].endswith("| mean delay (ms) | final p_max |")
     assert lines[2] == (
-        "| Chen 2011 self-tuning RED N=200 ECN (100 s) | 1 | 1500.0 / 1490.0 | 45.0 / 50.0 "
-        "| 0.30% / 0.31% | 0.000123 / 0.0002 |"
+        "| Chen 2011 self-tuning RED N=200 ECN (100 s) | 1 | 1.0000 / 1.0000 "
+        "| 1500.0 / 1490.0 | 45.0 / 45.0 | 0.000% / 0.000% | 0.300% / 0.300% "
+        "| 114.3 / 114.3 | 0.000123 / 0.0002 |"
     )
-    assert lines[3].endswith("| 2 | 800.0 / – | 700.0 / – | 0.10% / – | 1e-06 / – |")
+    assert lines[3].endswith(
+        "| 2 | 1.0000 / – | 1500.0 / – | 45.0 / – | 0.020% / – "
+        "| 0.300% / – | 114.3 / – | 1e-06 / – |"
+    )
 
 
 def _fake_tuned_ns2(ns, case, seed, timeout_s):
@@ -515,4 +516,4 @@ def test_tuned_runs_store_p_max(tmp_path, monkeypatch):
     page_path, _ = validate_ns2.write_outputs(tmp_path, g, quick=True)
     text = page_path.read_text()
     assert "with p_max at the end:" in text
-    assert "| Chen 2011 self-tuning RED N=5 ECN (4 s) | 1 | 1240.8 / " in text
+    assert "| Chen 2011 self-tuning RED N=5 ECN (4 s) | 1 | 0.9851 / " in text
