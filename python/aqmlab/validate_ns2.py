@@ -2,7 +2,7 @@
 package `ns2`), every run stored as it finishes, and a Markdown page comparing the two. Three
 families of cases: Li et al. 2014's single bottleneck (§3.1, ECN off) with DropTail, RED or
 ARED, and with REM or PI, here, and Chen, Hu & Ji 2011's ECN dumbbell (§5; RED and gentle
-RED), in `validate_ns2_chen`.
+RED, and as a fourth family the paper's ARED and self-tuning RED), in `validate_ns2_chen`.
 
 The Li cases' ns-2 side is `benches/validation/ns2/li2014_dumbbell.tcl` (REM and PI:
 `li2014_rem_pi.tcl`, which runs that script with Queue/REM or Queue/PI at the bottleneck), their
@@ -43,7 +43,7 @@ from .validate import (
     Outcome,
     ValidationError,
 )
-from .validate_ns2_chen import ChenCase
+from .validate_ns2_chen import ChenCase, ChenTunedCase
 
 SCRIPT = ROOT / "benches" / "validation" / "ns2" / "li2014_dumbbell.tcl"
 REM_PI_SCRIPT = SCRIPT.with_name("li2014_rem_pi.tcl")
@@ -128,7 +128,7 @@ TCP_OVERRIDES = {
 """The `ns2` preset's settings for the same agent."""
 VARIANTS = ("newreno", "sack1")
 
-AnyCase = Case | ChenCase
+AnyCase = Case | ChenCase | ChenTunedCase
 
 
 class Family(NamedTuple):
@@ -143,6 +143,10 @@ class Family(NamedTuple):
     reports_marks: bool
     sourced: tuple[Path, ...] = ()
     """Further Tcl files the script sources: their text is part of a run's inputs too."""
+    ns2_extra: Callable[[str], dict[str, Any]] | None = None
+    """More to store with an ns-2 run, read from its whole stdout."""
+    aqmlab_extra: Callable[[Any], dict[str, Any]] | None = None
+    """More to store with an aqmlab run (its `summary` entries join the run's summary)."""
 
 
 def script_of(case: AnyCase) -> Path:
@@ -162,7 +166,10 @@ class Grid:
     """Cases with at least this many flows run the first seed only."""
 
     def seeds_of(self, case: AnyCase) -> tuple[int, ...]:
-        """The seeds `case` runs with."""
+        """The seeds `case` runs with: its own where it names them."""
+        own = getattr(case, "seeds", ())
+        if own:
+            return tuple(own)
         big = self.one_seed_from_flows is not None and case.flows >= self.one_seed_from_flows
         return self.seeds[:1] if big else self.seeds
 
@@ -180,8 +187,9 @@ def grid(quick: bool) -> Grid:
     115 Mb/s at N = 800, each for DropTail, RED and ARED, except DropTail at target 50, which
     has no target and would repeat the target-300 case; the three at N = 500 with Newreno and
     with Sack1; REM and PI at N in {500, 800, 1500} with targets 300 and 50, and at 15 and
-    115 Mb/s with N = 800; Chen's RED and gentle RED at N in {200, 1000}, 100 s), all with two
-    seeds but N = 1500, with one (an ns-2 run of 1500 flows takes 12 min on a busy 2-core
+    115 Mb/s with N = 800; Chen's RED, gentle RED, ARED and self-tuning RED at N in
+    {200, 1000}, 100 s), all with two seeds but N = 1500, with one, and self-tuning RED, with
+    four (an ns-2 run of 1500 flows takes 12 min on a busy 2-core
     machine, most of it building routing tables)."""
     if quick:
         cases: tuple[AnyCase, ...] = tuple(Case(aqm, 100, duration_s=30.0) for aqm in AQMS)
@@ -201,7 +209,8 @@ def grid(quick: bool) -> Grid:
     rem_pi_shapes = [(n, 45.0, t) for t in (300, 50) for n in (500, 800, 1500)]
     rem_pi_shapes += [(800, c, 300) for c in (15.0, 115.0)]
     cases += tuple(RemPiCase(aqm, n, c, t) for n, c, t in rem_pi_shapes for aqm in REM_PI)
-    return Grid(cases + chen.full_cases(), (1, 2), FULL_TIMEOUT_S, ONE_SEED_FROM_FLOWS)
+    cases += chen.full_cases() + chen.tuned_full_cases()
+    return Grid(cases, (1, 2), FULL_TIMEOUT_S, ONE_SEED_FROM_FLOWS)
 
 
 def run_id(case: AnyCase, seed: int, side: str) -> str:
@@ -280,6 +289,7 @@ NS2_KEYS = (
     *METRICS,
 )
 CHEN_KEYS = (*NS2_KEYS, "marks", ECN_METRIC, "propagation_mean_ms", "data_packets_sent")
+TUNED_KEYS = (*CHEN_KEYS, *chen.TUNED_KEYS)
 
 
 def parse_ns2_output(text: str, keys: Iterable[str] = NS2_KEYS) -> dict[str, float]:
@@ -317,11 +327,13 @@ def find_ns() -> str:
 def run_ns2(ns: str, case: AnyCase, seed: int, timeout_s: float) -> dict[str, Any]:
     cmd = ns2_command(ns, case, seed)
     stdout, wall = common.run_process(cmd, timeout_s, "ns-2", cwd=script_of(case).parent)
+    family = FAMILIES[case.family]
     try:
-        summary = parse_ns2_output(stdout, FAMILIES[case.family].ns2_keys)
+        summary = parse_ns2_output(stdout, family.ns2_keys)
+        extra = family.ns2_extra(stdout) if family.ns2_extra is not None else {}
     except ValueError as e:
         raise ValidationError(str(e)) from None
-    return {"summary": summary, "wall_s": wall, "command": cmd[1:]}
+    return {"summary": summary, "wall_s": wall, "command": cmd[1:], **extra}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -378,6 +390,17 @@ FAMILIES = {
         CHEN_KEYS,
         True,
     ),
+    "chen2011_tuned": Family(
+        chen.TUNED_SCRIPT,
+        chen.SCENARIO,
+        lambda case, seed: chen.tuned_ns2_args(case, seed, SAMPLE_MS, START_JITTER_S),
+        lambda case: chen.tuned_overrides(case, SAMPLE_MS, START_JITTER_S),
+        TUNED_KEYS,
+        True,
+        (chen.SCRIPT,),
+        lambda stdout: {"periods": chen.parse_periods(stdout)},
+        chen.aqmlab_extra,
+    ),
 }
 """Each scenario family, by `case.family`."""
 
@@ -407,13 +430,17 @@ def run_aqmlab(case: AnyCase, seed: int) -> dict[str, Any]:
         "drops": float(row["bottleneck_drops"]),
         "departures": float(row["bottleneck_departures"]),
     }
-    if FAMILIES[case.family].reports_marks:
+    family = FAMILIES[case.family]
+    if family.reports_marks:
         summary["marks"] = float(row["bottleneck_marks"])
         summary[ECN_METRIC] = float(row[ECN_METRIC])
+    extra = family.aqmlab_extra(result) if family.aqmlab_extra is not None else {}
+    summary.update(extra.pop("summary", {}))
     return {
         "summary": summary,
         "wall_s": wall,
         "overrides": [list(s) for s in aqmlab_overrides(case)],
+        **extra,
     }
 
 
@@ -502,6 +529,7 @@ def page(
     g: Grid,
     quick: bool,
     marks: list[tuple[AnyCase, Comparison]] | None = None,
+    p_max: str = "",
 ) -> str:
     tol = ", ".join(f"{LABELS[m]} {TOLERANCES[m].text()}" for m in METRICS)
     seeds = ", ".join(str(s) for s in g.seeds)
@@ -516,6 +544,8 @@ def page(
             marks_table(marks),
             "",
         ]
+    if p_max:
+        ecn += [p_max, ""]
     return "\n".join(
         [
             f"# aqmlab against ns-2.35{' (quick grid)' if quick else ''}",
@@ -524,7 +554,8 @@ def page(
             "case says so), 80 ms round-trip propagation, 900-packet buffer, ECN off, "
             "DropTail, RED, ARED, REM or PI at the bottleneck. Chen et al. (2011) dumbbell: "
             "N ECN-capable TCP Reno flows, 150 Mb/s, round-trip propagation uniform around "
-            "150 ms, 7500-packet buffer, RED or gentle RED marking while p_b < 0.1. "
+            "150 ms, 7500-packet buffer, RED, gentle RED, ARED or self-tuning RED marking "
+            "while p_b < 0.1 (self-tuning RED: seeds 1 to 4). "
             f"Seeds {seeds}; metrics over the second half of each run.",
             "Each cell: ns-2 mean over its seeds (± half its seed-to-seed range) / aqmlab mean, "
             "the relative difference, and the verdict.",
@@ -544,12 +575,20 @@ def page(
     )
 
 
+def _stored(store: RunStore, case: AnyCase, seed: int, side: str) -> dict[str, Any] | None:
+    rid = run_id(case, seed, side)
+    return store.read(rid) if store.has(rid) else None
+
+
 def write_outputs(out: Path, g: Grid, quick: bool) -> tuple[Path, str]:
     """Write the page and the CSV table from the stored runs; returns (page path, table)."""
     store = RunStore(out)
     rows = compare(store, g)
     marks = compare_marks(store, g)
-    text = page(rows, g, quick, marks)
+    tuned = [c for c in g.cases if isinstance(c, ChenTunedCase)]
+    read = functools.partial(_stored, store)
+    p_max = chen.p_max_table(tuned, g.seeds_of, read) if tuned else ""
+    text = page(rows, g, quick, marks, p_max)
     _atomic_write_bytes(out / PAGE, text.encode())
     csv = common.long_table(rows, "ns2") + "".join(
         f"{case.case_id},{ECN_METRIC},{c.ref:.6g},{c.ref_spread:.6g},{c.aqmlab:.6g},"

@@ -11,9 +11,10 @@ import pytest
 import tomllib
 
 from aqmlab import validate_ns2
+from aqmlab import validate_ns2_chen as chen
 from aqmlab.scenario import Scenario
 from aqmlab.store import RunStore
-from aqmlab.validate_ns2_chen import ChenCase
+from aqmlab.validate_ns2_chen import ChenCase, ChenTunedCase
 
 # `ns chen2011_dumbbell.tcl gentle=1 flows=200 duration_s=30 window_start_s=15 seed=1`
 CHEN_SAMPLE = """\
@@ -51,7 +52,7 @@ def _tcl_defaults() -> dict[str, str]:
 
 def test_every_family_has_its_files():
     validate_ns2.check_files()
-    assert set(validate_ns2.FAMILIES) == {"li2014", "li2014_rem_pi", "chen2011"}
+    assert set(validate_ns2.FAMILIES) == {"li2014", "li2014_rem_pi", "chen2011", "chen2011_tuned"}
     assert validate_ns2.script_of(ChenCase(True, 200)).name == "chen2011_dumbbell.tcl"
     assert validate_ns2.script_of(validate_ns2.Case("red", 100)).name == "li2014_dumbbell.tcl"
     assert validate_ns2.scenario_of(ChenCase(False, 200)).name == "dumbbell.toml"
@@ -96,10 +97,12 @@ def test_grids_hold_the_rem_and_pi_cases():
     assert full[0].label == "rem N=500 C=45 Mb/s target 300 (100 s)"
     g = validate_ns2.grid(False)
     assert len({c.case_id for c in g.cases}) == len(g.cases)
-    # N = 1500 runs seed 1 only, every other case both seeds
+    # N = 1500 runs seed 1 only, self-tuning RED four seeds, every other case both seeds
     assert {c.flows: g.seeds_of(c) for c in full} == {500: (1, 2), 800: (1, 2), 1500: (1,)}
-    assert all(g.seeds_of(c) == (1, 2) for c in g.cases if c.flows < 1500)
-    assert len(validate_ns2.all_jobs(g)) == 2 * (2 * (len(g.cases) - 4) + 4)
+    four = [c for c in g.cases if getattr(c, "aqm", "") == "self_tuning_red"]
+    assert len(four) == 4 and all(g.seeds_of(c) == (1, 2, 3, 4) for c in four)
+    assert all(g.seeds_of(c) == (1, 2) for c in g.cases if c.flows < 1500 and c not in four)
+    assert len(validate_ns2.all_jobs(g)) == 2 * (2 * (len(g.cases) - 8) + 4 + 16)
     quick = validate_ns2.grid(True)
     assert all(quick.seeds_of(c) == (1, 2) for c in quick.cases)
 
@@ -277,3 +280,240 @@ def test_chen_runs_store_and_report_marks(tmp_path, monkeypatch):
     csv = (tmp_path / validate_ns2.TABLE).read_text().splitlines()
     assert len(csv) == 1 + len(validate_ns2.METRICS) + 1
     assert csv[-1].startswith("chen2011-gred-n5-d2,mark_rate,0.00192527,0,")
+
+
+# ---------------------------------------------------------------------------------------------
+# Chen 2011 with ARED and self-tuning RED (chen2011_tuned_red.tcl), without ns-2
+
+# `ns chen2011_tuned_red.tcl aqm=self_tuning_red flows=200 duration_s=10 window_start_s=5 seed=2`
+TUNED_SAMPLE = """\
+bottleneck Queue/RED self_tuning_red
+period 2.000 767.584 645.504 0 4235 0.000210347212
+period 4.000 602.665 639.050 0 2129 0.000210347212
+period 6.000 1742.149 1757.813 1093 2424 0.000287717819
+period 8.000 611.155 547.524 0 2509 0.000287717819
+begin
+queue gentle_red
+flows 200
+capacity_mbps 150
+seed 2
+window_start_s 5
+window_end_s 10
+samples 500
+avg_queue_pkts 1240.8219999999999
+std_queue_pkts 839.75744731202008
+arrivals 183285
+drops 0
+marks 614
+departures 184701
+bytes_departed 92350500
+data_packets_sent 183075
+drop_rate 0.0
+mark_rate 0.0033499740840767112
+link_efficiency 0.98507199999999995
+propagation_mean_ms 72.913352869464504
+queue_delay_mean_ms 33.761099999999999
+delay_mean_ms 106.6744528694645
+p_max_final 0.00028771781904994863
+p_max_min 0.00021034721203683018
+p_max_max 0.00028771781904994863
+periods 2
+periods_skipped 2
+end
+"""
+
+
+def _tuned_defaults() -> dict[str, str]:
+    text = chen.TUNED_SCRIPT.read_text()
+    start = text.index("array set tuned {")
+    return dict(re.findall(r"^\s+(\w+) (\S+)$", text[start : text.index("}", start)], re.M))
+
+
+def test_tuned_cases_in_the_full_grid():
+    g = validate_ns2.grid(False)
+    tuned = [c for c in g.cases if c.family == "chen2011_tuned"]
+    assert [c.case_id for c in tuned] == [
+        "chen2011-ared-n200-d100",
+        "chen2011-ared-n1000-d100",
+        "chen2011-stred-n200-d100",
+        "chen2011-stred-n1000-d100",
+        "chen2011-stred-n200-d100-time",
+        "chen2011-stred-n1000-d100-time",
+    ]
+    assert [g.seeds_of(c) for c in tuned] == [(1, 2)] * 2 + [(1, 2, 3, 4)] * 4
+    assert tuned[4].label == "Chen 2011 self-tuning RED N=200 ECN (100 s, ns-2's q~ over time)"
+    assert validate_ns2.aqmlab_overrides(tuned[4]) == validate_ns2.aqmlab_overrides(tuned[2])
+    with pytest.raises(ValueError, match="q_tilde_over"):
+        ChenTunedCase("ared", 200, q_tilde_over="time")
+    with pytest.raises(ValueError, match="q_tilde_over"):
+        ChenTunedCase("self_tuning_red", 200, q_tilde_over="packets")
+    assert tuned[2].label == "Chen 2011 self-tuning RED N=200 ECN (100 s)"
+    assert tuned[0].label == "Chen 2011 ARED N=200 ECN (100 s)"
+    assert not any(c.family == "chen2011_tuned" for c in validate_ns2.grid(True).cases)
+    assert validate_ns2.script_of(tuned[0]).name == "chen2011_tuned_red.tcl"
+    with pytest.raises(ValueError, match="aqm"):
+        ChenTunedCase("pi", 200)
+
+
+def test_tuned_run_ids_cover_the_base_script():
+    """The wrapper sources chen2011_dumbbell.tcl: both are a run's inputs; the RED cases'
+    ns-2 ids, which only the base script feeds, do not move."""
+    family = validate_ns2.FAMILIES["chen2011_tuned"]
+    assert family.sourced == (chen.SCRIPT,)
+    assert (
+        validate_ns2.run_id(ChenCase(True, 1000), 1, "ns2")
+        == "chen2011-gred-n1000-d100-s1-ns2-568432e27476"
+    )
+    a, b = ChenTunedCase("ared", 200), ChenTunedCase("self_tuning_red", 200)
+    assert validate_ns2.run_id(a, 1, "ns2") != validate_ns2.run_id(b, 1, "ns2")
+
+
+def test_tuned_ns2_arguments_go_to_the_two_scripts():
+    case = ChenTunedCase("self_tuning_red", 1000, seeds=(1, 2, 3, 4))
+    args = validate_ns2.ns2_args(case, 3)
+    assert args[0] == "aqm=self_tuning_red" and "seed=3" in args and "flows=1000" in args
+    own, base = _tuned_defaults(), _tcl_defaults()
+    assert own["q_tilde_over"] == "arrivals" and not any("q_tilde_over" in a for a in args)
+    timed = ChenTunedCase("self_tuning_red", 1000, q_tilde_over="time")
+    assert validate_ns2.ns2_args(timed, 3) == [args[0], "q_tilde_over=time", *args[1:]]
+    for arg in args:
+        key = arg.split("=")[0]
+        assert key in own or key in base
+        assert key not in ("gentle", "linterm", "w")  # the wrapper's to set
+
+
+def test_tuned_scenario_matches_the_tcl_defaults():
+    """§5's ARED and self-tuning RED parameters: the scenario file's and the Tcl scripts'."""
+    own, base = _tuned_defaults(), _tcl_defaults()
+    for aqm in chen.TUNED_AQMS:
+        case = ChenTunedCase(aqm, 200)
+        sets = validate_ns2.aqmlab_overrides(case)
+        assert dict(sets)["queue.aqm"] == aqm
+        s = Scenario.load(validate_ns2.scenario_of(case)).with_literals(sets)
+        q = tomllib.loads(s.resolved())["queue"][aqm]
+        assert q["q_min_pkts"] == float(base["min_th"]) and q["q_max_pkts"] == float(base["max_th"])
+        assert q["p_max_initial"] == float(own["p_max_initial"])
+        assert q["mark_p_max"] == float(base["mark_p"]) and q["gentle"]
+        assert q["mean_pkt_bytes"] == float(base["packet_bytes"]) + 40
+        if aqm == "ared":
+            assert q["w"] == float(own["ared_w"]) and q["interval_s"] == float(own["interval_s"])
+            assert q["alpha"] == float(own["alpha"]) and q["beta"] == float(own["beta"])
+            assert q["top"] == 0.5 and q["adapt_at"] == "arrival"
+            assert q["gentle_slope_from_initial_p_max"]
+            # red.cc with bottom_ 0: min(0.01, 80000 / bandwidth in b/s)
+            bottom = min(0.01, 80000.0 / (float(base["capacity_mbps"]) * 1e6))
+            assert q["bottom"] == pytest.approx(bottom, rel=1e-9)
+        else:
+            assert q["w"] == float(base["w"]) and q["delta_t_s"] == float(own["delta_t_s"])
+            assert q["q_target_pkts"] == float(own["q_target"])
+            assert q["d_ms"] == float(own["d_ms"]) and not q["w_from_bound"]
+
+
+def test_parse_captured_tuned_output():
+    out = validate_ns2.parse_ns2_output(TUNED_SAMPLE, validate_ns2.TUNED_KEYS)
+    assert out["p_max_final"] == pytest.approx(0.000287717819)
+    assert (out["periods"], out["periods_skipped"]) == (2, 2)
+    periods = chen.parse_periods(TUNED_SAMPLE)
+    assert [p["t_s"] for p in periods] == [2.0, 4.0, 6.0, 8.0]
+    assert periods[0] == {
+        "t_s": 2.0,
+        "q_avg_mean": 767.584,
+        "queue_mean": 645.504,
+        "queue_min": 0.0,
+        "queue_max": 4235.0,
+        "p_max": 0.000210347212,
+    }
+    # eq. (3.6) from 0.01 at q~ = 767.584 (C = 37 500 packets/s, d = 0.15 s)
+    p = 0.01 * (767.584 - 750) / 750 * (0.15 + 767.584 / 37500) / (0.15 + 1500 / 37500)
+    assert periods[0]["p_max"] == pytest.approx(p, rel=1e-4)  # q~ printed to 3 decimals
+    with pytest.raises(ValueError, match="malformed period"):
+        chen.parse_periods("period 2.0 1 2 3\n")
+
+
+def test_aqmlab_periods_by_hand():
+    pd = pytest.importorskip("pandas")
+    ts = pd.DataFrame(
+        {
+            "t_s": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0],
+            "queue_pkts": [0, 10, 20, 30, 40, 50],
+            "aqm_q_avg": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0],
+            "aqm_p_max": [0.01, 0.01, 0.02, 0.02, 0.03, 0.03],
+        }
+    )
+    periods = chen.aqmlab_periods(ts, 2.0)
+    assert [p["t_s"] for p in periods] == [2.0, 4.0]  # (0, 2] and (2, 4]; 5 s ends none
+    assert periods[0] == {
+        "t_s": 2.0,
+        "q_avg_mean": 1.5,
+        "queue_mean": 15.0,
+        "queue_min": 10.0,
+        "queue_max": 20.0,
+        "p_max": 0.02,  # after the update at 2 s: the sample at 3 s
+    }
+    assert periods[1]["p_max"] == 0.03
+    assert chen.aqmlab_periods(ts.iloc[:5], 2.0)[1]["p_max"] == 0.03  # no sample after 4 s
+
+
+def test_p_max_table_seed_by_seed():
+    case = ChenTunedCase("self_tuning_red", 200, seeds=(1, 2))
+    one = {
+        "link_efficiency": 1.0,
+        "avg_queue_pkts": 1500.04,
+        "std_queue_pkts": 45.0,
+        "drop_rate": 0.0,
+        "mark_rate": 0.003,
+        "delay_mean_ms": 114.26,
+        "p_max_final": 0.000123456,
+    }
+    runs = {
+        ("ns2", 1): one,
+        ("aqmlab", 1): {**one, "avg_queue_pkts": 1490.0, "p_max_final": 0.0002},
+        ("ns2", 2): {**one, "drop_rate": 0.0002, "p_max_final": 1e-6},
+    }
+
+    def read(c, seed, side):
+        s = runs.get((side, seed))
+        return None if s is None else {"summary": s}
+
+    lines = chen.p_max_table([case], lambda c: c.seeds, read).splitlines()
+    assert lines[0].endswith("with p_max at the end:") and len(lines) == 6
+    lines = lines[2:]
+    assert lines[0].startswith("| case | seed | link efficiency |")
+    assert lines[0].endswith("| mean delay (ms) | final p_max |")
+    assert lines[2] == (
+        "| Chen 2011 self-tuning RED N=200 ECN (100 s) | 1 | 1.0000 / 1.0000 "
+        "| 1500.0 / 1490.0 | 45.0 / 45.0 | 0.000% / 0.000% | 0.300% / 0.300% "
+        "| 114.3 / 114.3 | 0.000123 / 0.0002 |"
+    )
+    assert lines[3].endswith(
+        "| 2 | 1.0000 / – | 1500.0 / – | 45.0 / – | 0.020% / – "
+        "| 0.300% / – | 114.3 / – | 1e-06 / – |"
+    )
+
+
+def _fake_tuned_ns2(ns, case, seed, timeout_s):
+    summary = validate_ns2.parse_ns2_output(TUNED_SAMPLE, validate_ns2.TUNED_KEYS)
+    return {
+        "summary": summary,
+        "wall_s": 0.0,
+        "command": [],
+        "periods": chen.parse_periods(TUNED_SAMPLE),
+    }
+
+
+def test_tuned_runs_store_p_max(tmp_path, monkeypatch):
+    case = ChenTunedCase("self_tuning_red", 5, duration_s=4.0, seeds=(1,))
+    g = validate_ns2.Grid((case,), (1, 2), 10.0)
+    monkeypatch.setattr(validate_ns2, "run_ns2", _fake_tuned_ns2)
+    outcome = validate_ns2.execute(tmp_path, g, 1, "ns")
+    assert (outcome.total, outcome.ran, outcome.failed) == (2, 2, [])
+    record = RunStore(tmp_path).read(validate_ns2.run_id(case, 1, "aqmlab"))
+    assert record["family"] == "chen2011_tuned" and record["case"]["aqm"] == "self_tuning_red"
+    assert [p["t_s"] for p in record["periods"]] == [2.0, 4.0]
+    summary = record["summary"]
+    assert summary["p_max_final"] == record["periods"][-1]["p_max"] > 0
+    assert "mark_rate" in summary
+    page_path, _ = validate_ns2.write_outputs(tmp_path, g, quick=True)
+    text = page_path.read_text()
+    assert "with p_max at the end:" in text
+    assert "| Chen 2011 self-tuning RED N=5 ECN (4 s) | 1 | 0.9851 / " in text
