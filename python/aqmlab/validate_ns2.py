@@ -2,7 +2,8 @@
 package `ns2`), every run stored as it finishes, and a Markdown page comparing the two. Three
 families of cases: Li et al. 2014's single bottleneck (§3.1, ECN off) with DropTail, RED or
 ARED, and with REM or PI, here, and Chen, Hu & Ji 2011's ECN dumbbell (§5; RED and gentle
-RED, and as a fourth family the paper's ARED and self-tuning RED), in `validate_ns2_chen`.
+RED; as a fourth family the paper's ARED and self-tuning RED, and as a fifth its REM and PI
+with ECN marking), in `validate_ns2_chen`.
 
 The Li cases' ns-2 side is `benches/validation/ns2/li2014_dumbbell.tcl` (REM and PI:
 `li2014_rem_pi.tcl`, which runs that script with Queue/REM or Queue/PI at the bottleneck), their
@@ -43,7 +44,7 @@ from .validate import (
     Outcome,
     ValidationError,
 )
-from .validate_ns2_chen import ChenCase, ChenTunedCase
+from .validate_ns2_chen import ChenCase, ChenRemPiCase, ChenTunedCase
 
 SCRIPT = ROOT / "benches" / "validation" / "ns2" / "li2014_dumbbell.tcl"
 REM_PI_SCRIPT = SCRIPT.with_name("li2014_rem_pi.tcl")
@@ -128,7 +129,7 @@ TCP_OVERRIDES = {
 """The `ns2` preset's settings for the same agent."""
 VARIANTS = ("newreno", "sack1")
 
-AnyCase = Case | ChenCase | ChenTunedCase
+AnyCase = Case | ChenCase | ChenTunedCase | ChenRemPiCase
 
 
 class Family(NamedTuple):
@@ -188,7 +189,8 @@ def grid(quick: bool) -> Grid:
     has no target and would repeat the target-300 case; the three at N = 500 with Newreno and
     with Sack1; REM and PI at N in {500, 800, 1500} with targets 300 and 50, and at 15 and
     115 Mb/s with N = 800; Chen's RED, gentle RED, ARED and self-tuning RED at N in
-    {200, 1000}, 100 s), all with two seeds but N = 1500, with one, and self-tuning RED, with
+    {200, 1000}, and REM and PI at N in {500, 1000}, 100 s), all with two seeds but N = 1500,
+    with one, and self-tuning RED, with
     four (an ns-2 run of 1500 flows takes 12 min on a busy 2-core
     machine, most of it building routing tables)."""
     if quick:
@@ -209,7 +211,7 @@ def grid(quick: bool) -> Grid:
     rem_pi_shapes = [(n, 45.0, t) for t in (300, 50) for n in (500, 800, 1500)]
     rem_pi_shapes += [(800, c, 300) for c in (15.0, 115.0)]
     cases += tuple(RemPiCase(aqm, n, c, t) for n, c, t in rem_pi_shapes for aqm in REM_PI)
-    cases += chen.full_cases() + chen.tuned_full_cases()
+    cases += chen.full_cases() + chen.tuned_full_cases() + chen.rem_pi_full_cases()
     return Grid(cases, (1, 2), FULL_TIMEOUT_S, ONE_SEED_FROM_FLOWS)
 
 
@@ -401,6 +403,17 @@ FAMILIES = {
         lambda stdout: {"periods": chen.parse_periods(stdout)},
         chen.aqmlab_extra,
     ),
+    "chen2011_rem_pi": Family(
+        chen.REM_PI_SCRIPT,
+        chen.SCENARIO,
+        lambda case, seed: chen.rem_pi_ns2_args(case, seed, SAMPLE_MS, START_JITTER_S),
+        lambda case: chen.rem_pi_overrides(case, SAMPLE_MS, START_JITTER_S),
+        CHEN_KEYS,
+        True,
+        (chen.SCRIPT,),
+        lambda stdout: {"trace": chen.parse_trace(stdout)},
+        chen.aqmlab_rem_pi_extra,
+    ),
 }
 """Each scenario family, by `case.family`."""
 
@@ -555,7 +568,7 @@ def page(
             "DropTail, RED, ARED, REM or PI at the bottleneck. Chen et al. (2011) dumbbell: "
             "N ECN-capable TCP Reno flows, 150 Mb/s, round-trip propagation uniform around "
             "150 ms, 7500-packet buffer, RED, gentle RED, ARED or self-tuning RED marking "
-            "while p_b < 0.1 (self-tuning RED: seeds 1 to 4). "
+            "while p_b < 0.1 (self-tuning RED: seeds 1 to 4), or REM or PI marking. "
             f"Seeds {seeds}; metrics over the second half of each run.",
             "Each cell: ns-2 mean over its seeds (± half its seed-to-seed range) / aqmlab mean, "
             "the relative difference, and the verdict.",
@@ -588,6 +601,9 @@ def write_outputs(out: Path, g: Grid, quick: bool) -> tuple[Path, str]:
     tuned = [c for c in g.cases if isinstance(c, ChenTunedCase)]
     read = functools.partial(_stored, store)
     p_max = chen.p_max_table(tuned, g.seeds_of, read) if tuned else ""
+    rem_pi = [c for c in g.cases if isinstance(c, ChenRemPiCase)]
+    if rem_pi:
+        p_max += ("\n\n" if p_max else "") + chen.rem_pi_table(rem_pi, g.seeds_of, read)
     text = page(rows, g, quick, marks, p_max)
     _atomic_write_bytes(out / PAGE, text.encode())
     csv = common.long_table(rows, "ns2") + "".join(

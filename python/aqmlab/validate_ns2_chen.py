@@ -3,15 +3,19 @@ dumbbell with ECN, N TCP Reno flows through a 150 Mb/s, 30 ms bottleneck whose r
 or gentle RED (q_min 750, q_max 2250, p_max 0.1, w 0.00048814, 7500-packet buffer), and, as a
 family of its own (`ChenTunedCase`), the paper's Adaptive RED and self-tuning RED (§5: p_max
 0.01 to start, thresholds 750/2250; ARED's α 0.01, β 0.9, w 0.000014305, 2 s; self-tuning
-RED's δt 2 s, w 0.00048814, q_target 1500, d 150 ms).
+RED's δt 2 s, w 0.00048814, q_target 1500, d 150 ms), and as a third (`ChenRemPiCase`) its REM
+(φ 1.001, α 0.1, γ 0.001, 2 ms) and PI (a 1.822e-5, b 1.816e-5, 170 Hz), target 1500, marking.
 
 The ns-2 side is `benches/validation/ns2/chen2011_dumbbell.tcl` (ARED and self-tuning RED:
-`chen2011_tuned_red.tcl`, which sets up the bottleneck's Queue/RED and runs that script), the
+`chen2011_tuned_red.tcl`, which sets up the bottleneck's Queue/RED and runs that script; REM
+and PI: `chen2011_rem_pi.tcl`, which swaps it for Queue/REM or Queue/PI), the
 aqmlab side `experiments/chen2011/dumbbell.toml`. Both measure what the Li et al. (2014) cases
 measure (see `validate_ns2`), plus `mark_rate`: CE marks / arrivals at the bottleneck port
 (ns-2: its queue monitor's `pmarks_`, the departures carrying CE; aqmlab: the port's marks).
 The tuned family also records p_max: its final value and, per period of 2 s, the mean q_avg,
-the queue's mean, minimum and maximum, and p_max after the period's update.
+the queue's mean, minimum and maximum, and p_max after the period's update. The REM/PI family
+records a trace of the queue and the AQM's probability every 100 ms over the whole run, from
+which the page measures how the queue swings (`oscillation`).
 """
 
 from __future__ import annotations
@@ -310,3 +314,227 @@ def p_max_table(
             cells = " | ".join(cell(runs, key, form) for _, key, form in columns)
             lines.append(f"| {case.label} | {seed} | {cells} |")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# REM and PI
+
+REM_PI_SCRIPT = SCRIPT.with_name("chen2011_rem_pi.tcl")
+REM_PI_AQMS = {"rem": "REM", "pi": "PI"}
+"""The REM/PI family's AQMs (chen2011_rem_pi.tcl's `aqm`, aqmlab's `queue.aqm`) and their names
+in labels."""
+REM_PI_FLOWS = (500, 1000)
+"""N of the REM/PI cases: the chen2011 reproduction's 500 long-lived flows, and 1000."""
+TRACE_MS = 100.0
+"""Spacing of the queue and probability trace each REM/PI run stores (whole run)."""
+
+
+@dataclass(frozen=True)
+class ChenRemPiCase:
+    """One Chen 2011 scenario with §5's REM or PI (`aqm`), ECN marking on, and `flows`
+    ECN-capable Reno flows: ns-2 runs chen2011_rem_pi.tcl (Queue/REM with markpkts_ true,
+    Queue/PI with setbit_ true), aqmlab the scenario's [queue.rem] or [queue.pi]."""
+
+    family: ClassVar[str] = "chen2011_rem_pi"
+
+    aqm: str
+    flows: int
+    duration_s: float = 100.0
+
+    def __post_init__(self) -> None:
+        if self.aqm not in REM_PI_AQMS:
+            raise ValueError(f"aqm: must be one of {', '.join(REM_PI_AQMS)}, got {self.aqm!r}")
+
+    @property
+    def case_id(self) -> str:
+        return f"chen2011-{self.aqm}-n{self.flows}-d{self.duration_s:g}"
+
+    @property
+    def label(self) -> str:
+        return f"Chen 2011 {REM_PI_AQMS[self.aqm]} N={self.flows} ECN ({self.duration_s:g} s)"
+
+    @property
+    def window_start_s(self) -> float:
+        return self.duration_s / 2
+
+
+def rem_pi_full_cases() -> tuple[ChenRemPiCase, ...]:
+    """REM and PI at N = 500 and 1000, 100 s."""
+    return tuple(ChenRemPiCase(aqm, n) for aqm in REM_PI_AQMS for n in REM_PI_FLOWS)
+
+
+def rem_pi_ns2_args(
+    case: ChenRemPiCase, seed: int, sample_ms: float, start_jitter_s: float
+) -> list[str]:
+    """The key=value arguments of chen2011_rem_pi.tcl for one run: its `aqm` and `trace_ms`
+    (q_ref is the script's 1500, §5's), then chen2011_dumbbell.tcl's."""
+    values: dict[str, Any] = {
+        "aqm": case.aqm,
+        "trace_ms": f"{TRACE_MS:g}",
+        "flows": case.flows,
+        "duration_s": f"{case.duration_s:g}",
+        "window_start_s": f"{case.window_start_s:g}",
+        "sample_ms": f"{sample_ms:g}",
+        "start_jitter_s": f"{start_jitter_s:g}",
+        "seed": seed,
+    }
+    return [f"{k}={v}" for k, v in values.items()]
+
+
+def rem_pi_overrides(
+    case: ChenRemPiCase, sample_ms: float, start_jitter_s: float
+) -> list[tuple[str, str]]:
+    """`--set` style overrides of experiments/chen2011/dumbbell.toml (whose [queue.rem] and
+    [queue.pi] hold §5's parameters, q_ref 1500) for one case."""
+    return [
+        ("queue.aqm", case.aqm),
+        ("traffic.schedule.flows", str(case.flows)),
+        ("duration_s", f"{case.duration_s:g}"),
+        ("measure.window", "second_half"),
+        ("measure.sample_interval_ms", f"{sample_ms:g}"),
+        ("traffic.start_jitter_s", f"{start_jitter_s:g}"),
+    ]
+
+
+def parse_trace(text: str) -> list[list[float]]:
+    """The `trace <t> <queue> <prob>` lines of an ns-2 run, as [t, queue, p] rows; ValueError
+    (one line) for a malformed one."""
+    out = []
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts or parts[0] != "trace":
+            continue
+        try:
+            if len(parts) != 4:
+                raise ValueError
+            out.append([float(x) for x in parts[1:]])
+        except ValueError:
+            raise ValueError(f"ns-2 output: malformed trace line {line.strip()!r}") from None
+    return out
+
+
+def aqmlab_trace(ts: Any, trace_ms: float = TRACE_MS) -> list[list[float]]:
+    """The same trace from an aqmlab time series (columns t_s, queue_pkts, aqm_p): the samples
+    at the multiples of trace_ms (the series' own samples, taken every sample interval)."""
+    step = trace_ms / 1000.0
+    k = (ts["t_s"] / step).round()
+    on_grid = ts[((ts["t_s"] - k * step).abs() < 1e-6) & (k >= 1)]
+    return [
+        [float(t), float(q), float(p)]
+        for t, q, p in zip(on_grid["t_s"], on_grid["queue_pkts"], on_grid["aqm_p"], strict=True)
+    ]
+
+
+def aqmlab_rem_pi_extra(result: Any) -> dict[str, Any]:
+    """The queue and probability trace of an aqmlab run."""
+    return {"trace": aqmlab_trace(result.timeseries)}
+
+
+def oscillation(trace: Sequence[Sequence[float]], start_s: float) -> dict[str, float]:
+    """How the queue of a trace ([t, queue, p] rows, evenly spaced) swings from `start_s` on:
+    its 5th and 95th percentiles, the fraction of samples with the queue empty, the mean p,
+    and the period of its strongest oscillation: the lag of the first maximum of the queue's
+    autocorrelation after the autocorrelation has turned negative, with the autocorrelation
+    there (`acf_peak`; NaN period when it never turns negative or has no maximum after)."""
+    rows = [r for r in trace if r[0] >= start_s - 1e-9]
+    nan = math.nan
+    out = {
+        "q_p05": nan,
+        "q_p95": nan,
+        "empty_fraction": nan,
+        "p_mean": nan,
+        "period_s": nan,
+        "acf_peak": nan,
+    }
+    if len(rows) < 3:
+        return out
+    q = sorted(r[1] for r in rows)
+    n = len(q)
+    out["q_p05"] = _percentile(q, 0.05)
+    out["q_p95"] = _percentile(q, 0.95)
+    out["empty_fraction"] = sum(1 for r in rows if r[1] <= 0) / n
+    out["p_mean"] = sum(r[2] for r in rows) / n
+    step = (rows[-1][0] - rows[0][0]) / (n - 1)
+    series = [r[1] for r in rows]
+    mean = sum(series) / n
+    dev = [x - mean for x in series]
+    var = sum(d * d for d in dev)
+    if var <= 0:
+        return out
+    acf = [sum(dev[i] * dev[i + lag] for i in range(n - lag)) / var for lag in range(n // 2)]
+    below = next((lag for lag, a in enumerate(acf) if a < 0), None)
+    if below is None:
+        return out
+    for lag in range(below + 1, len(acf) - 1):
+        if acf[lag] > 0 and acf[lag] >= acf[lag - 1] and acf[lag] >= acf[lag + 1]:
+            out["period_s"] = lag * step
+            out["acf_peak"] = acf[lag]
+            break
+    return out
+
+
+def _percentile(sorted_values: Sequence[float], f: float) -> float:
+    """Linear interpolation between closest ranks (numpy's default)."""
+    pos = f * (len(sorted_values) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def rem_pi_table(
+    cases: Sequence[ChenRemPiCase],
+    seeds_of: Callable[[Any], Sequence[int]],
+    read: Callable[[ChenRemPiCase, int, str], dict[str, Any] | None],
+) -> str:
+    """Seed by seed, ns-2 / aqmlab: the window's metrics, the mark rate, and how the queue
+    swings over the window (from each run's stored trace; see `oscillation`)."""
+    columns = (
+        ("link efficiency", "link_efficiency", ".4f"),
+        ("average queue (pkts)", "avg_queue_pkts", ".1f"),
+        ("queue STD (pkts)", "std_queue_pkts", ".1f"),
+        ("drop rate", "drop_rate", ".3%"),
+        ("mark rate", "mark_rate", ".3%"),
+        ("mean delay (ms)", "delay_mean_ms", ".1f"),
+        ("queue 5–95 % (pkts)", "q_range", ""),
+        ("time empty", "empty_fraction", ".1%"),
+        ("period (s)", "period_s", ".1f"),
+    )
+    lines = [
+        "REM and PI seed by seed (ns-2 / aqmlab), with the queue's 5th–95th percentiles, the "
+        f"time it is empty and the period of its swing over the window (from a {TRACE_MS:g} ms "
+        "trace):",
+        "",
+        "| case | seed | " + " | ".join(name for name, _, _ in columns) + " |",
+        "|---|---:|" + "---|" * len(columns),
+    ]
+
+    def values(run: dict[str, Any] | None, start_s: float) -> dict[str, Any]:
+        if run is None:
+            return {}
+        v: dict[str, Any] = dict(run["summary"])
+        osc = oscillation(run.get("trace", []), start_s)
+        v.update(osc)
+        if math.isfinite(osc["q_p05"]):
+            v["q_range"] = f"{osc['q_p05']:.0f}–{osc['q_p95']:.0f}"
+        return v
+
+    for case in cases:
+        for seed in seeds_of(case):
+            runs = [values(read(case, seed, side), case.window_start_s) for side in REM_PI_SIDES]
+            cells = []
+            for _, key, form in columns:
+                shown = []
+                for v in runs:
+                    x = v.get(key, math.nan)
+                    if isinstance(x, str):
+                        shown.append(x)
+                    elif math.isfinite(float(x)):
+                        shown.append(format(float(x), form))
+                    else:
+                        shown.append("–")
+                cells.append(" / ".join(shown))
+            lines.append(f"| {case.label} | {seed} | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
+REM_PI_SIDES = ("ns2", "aqmlab")

@@ -52,7 +52,13 @@ def _tcl_defaults() -> dict[str, str]:
 
 def test_every_family_has_its_files():
     validate_ns2.check_files()
-    assert set(validate_ns2.FAMILIES) == {"li2014", "li2014_rem_pi", "chen2011", "chen2011_tuned"}
+    assert set(validate_ns2.FAMILIES) == {
+        "li2014",
+        "li2014_rem_pi",
+        "chen2011",
+        "chen2011_tuned",
+        "chen2011_rem_pi",
+    }
     assert validate_ns2.script_of(ChenCase(True, 200)).name == "chen2011_dumbbell.tcl"
     assert validate_ns2.script_of(validate_ns2.Case("red", 100)).name == "li2014_dumbbell.tcl"
     assert validate_ns2.scenario_of(ChenCase(False, 200)).name == "dumbbell.toml"
