@@ -298,6 +298,23 @@ def _cell(c: Comparison) -> str:
     )
 
 
+def single_metric_table(rows: Iterable[tuple[Any, Comparison]], heading: str, unit: str) -> str:
+    """One metric per case (`case.label`): the reference mean (± half its seed range) /
+    aqmlab's, the relative difference and the verdict; values formatted as `unit`'s metric."""
+    lines = [f"| case | {heading} |", "|---|---|"]
+    for case, c in rows:
+        if c.verdict == "n/a":
+            cell = "–"
+        else:
+            ref, spread, ours = (fmt(unit, v) for v in (c.ref, c.ref_spread / 2, c.aqmlab))
+            rel = c.rel_diff
+            diff = "–" if not math.isfinite(rel) else f"{round(rel, 3) + 0.0:+.1%}"
+            mark = "**outside**" if c.verdict == "outside" else c.verdict
+            cell = f"{ref} (±{spread}) / {ours}, {diff}, {mark}"
+        lines.append(f"| {case.label} | {cell} |")
+    return "\n".join(lines)
+
+
 def markdown_table(rows: Iterable[Row], metrics: Sequence[str]) -> str:
     """One line per case; each cell: reference mean (± half its seed range) / aqmlab mean,
     the relative difference, and the verdict."""

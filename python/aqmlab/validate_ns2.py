@@ -516,23 +516,6 @@ def compare_marks(store: RunStore, g: Grid) -> list[tuple[AnyCase, Comparison]]:
     return out
 
 
-def marks_table(rows: Iterable[tuple[AnyCase, Comparison]]) -> str:
-    lines = ["| case | ECN mark rate |", "|---|---|"]
-    for case, c in rows:
-        if c.verdict == "n/a":
-            cell = "–"
-        else:
-            ref, spread, ours = (
-                common.fmt("drop_rate", v) for v in (c.ref, c.ref_spread / 2, c.aqmlab)
-            )
-            rel = c.rel_diff
-            diff = "–" if not math.isfinite(rel) else f"{round(rel, 3) + 0.0:+.1%}"
-            mark = "**outside**" if c.verdict == "outside" else c.verdict
-            cell = f"{ref} (±{spread}) / {ours}, {diff}, {mark}"
-        lines.append(f"| {case.label} | {cell} |")
-    return "\n".join(lines)
-
-
 def markdown_table(rows: Iterable[tuple[AnyCase, list[Any]]]) -> str:
     return common.markdown_table(rows, METRICS)
 
@@ -554,7 +537,7 @@ def page(
             "ECN marks of the Chen cases (CE marks / arrivals at the bottleneck), judged with "
             "the drop rate's tolerance and not counted above:",
             "",
-            marks_table(marks),
+            common.single_metric_table(marks, "ECN mark rate", "drop_rate"),
             "",
         ]
     if p_max:
