@@ -116,13 +116,17 @@ DEFINITIONS = f"""\
 - Our value is the mean over the seeds; the range shows the lowest and highest seed."""
 
 DIFFERENCES = """\
-- **TCP**: ns-2.35's Agent/TCP/Reno with ECN as the `ns2` preset models it (`docs/tcp.md`);
-  on this dumbbell RED and gentle RED agree with ns-2.35 within 1 % on the mean queue and
-  3 % on its STD at N = 200 and 1000 (`docs/validation-ns2.md`). The paper's flows start at
-  an unstated time; ours start uniformly within the first second.
+- **TCP**: ns-2.35's Agent/TCP/Reno with ECN as the `ns2` preset models it (`docs/tcp.md`).
+  On this dumbbell RED, gentle RED, Adaptive RED, self-tuning RED (driven by Algorithm 1 from
+  Tcl), REM and PI agree with ns-2.35 within the validation's tolerances
+  (`docs/validation-ns2.md`): ns-2.35's own REM swings between empty and q_max as ours does,
+  and its PI fluctuates as ours does, so the paper's smaller STDs for both are not what
+  ns-2.35 gives with the parameters it states. The paper's flows start at an unstated time;
+  ours start uniformly within the first second.
 - **ECN rule**: every RED-type queue (RED, ARED, self-tuning RED) marks an ECN-capable packet
   while its probability is below 0.1 and drops it above, ns-2.35's default (`use_mark_p_`,
-  `mark_p_ 0.1`), which the paper's ns-2 code would inherit; REM and PI mark always.
+  `mark_p_ 0.1`), which the paper's ns-2 code would inherit; REM and PI mark always (ns-2's
+  REM marks as a packet leaves the queue, ours as it arrives).
 - **Self-tuning RED**: Algorithm 1 as printed (`docs/aqm/self_tuning_red.md`). Eq. (3.6)
   multiplies p_max by (q̃ − q_min)/(q_target − q_min) every δt with no lower bound, so a
   period whose mean q̃ sits just above q_min cuts p_max by a large factor. After the
@@ -131,7 +135,8 @@ DIFFERENCES = """\
   drops below the value the load needs, the queue is regulated by the gentle region alone
   (p jumps from near 0 to above 0.1 past q_max, where marks turn into drops), and it swings
   between empty and q_max every 2–3 s with a period mean below the target, so eq. (3.6)
-  keeps lowering p_max. The paper gives no floor for p_max and no start-up rule.
+  keeps lowering p_max. ns-2.35 driven by the same algorithm does the same. The paper gives
+  no floor for p_max and no start-up rule.
 - **Seeds**: the paper reports one run per experiment; we run the seeds listed and show
   their range, because some outcomes differ from seed to seed."""
 
