@@ -1,9 +1,19 @@
-//! The event list: a binary heap ordered by (time, insertion sequence), so that events at the
-//! same nanosecond run in the order they were scheduled and every run is deterministic.
+//! The event list: events ordered by (time, insertion sequence), so that events at the same
+//! nanosecond run in the order they were scheduled and every run is deterministic.
+//!
+//! A link is a delay line: its packets leave in the order they entered, each a fixed delay
+//! after its serialisation ends, so their arrival times never decrease; so do the ends of a
+//! port's transmissions. Such events go into a *lane* (a FIFO) and only the head of each lane
+//! sits in a small heap of lane heads; the other events (timers, flow starts) wait in a heap of
+//! their own, and a pop takes the earlier of the two tops. The frequent events (packets, ends
+//! of transmission) so sift through a heap of one entry per busy lane, not one per packet in
+//! flight and per pending timer. An event keeps the sequence number it got when scheduled, so
+//! the order of events is exactly that of one heap holding them all.
 
 use crate::packet::Packet;
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::binary_heap::PeekMut;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// Everything that can happen.
 #[derive(Clone, Copy, Debug)]
@@ -28,11 +38,18 @@ pub enum Event {
     Sample,
 }
 
+/// A heap entry: a time, a sequence number and what it stands for (in `heads`: a lane; in
+/// `timers`: the event in `EventQueue::events[slot]`). Kept at 24 bytes, as the heaps move
+/// entries on every push and pop.
+#[derive(Clone, Copy)]
 struct Entry {
     time_ns: u64,
     seq: u64,
-    event: Event,
+    slot: u32,
 }
+
+/// An event waiting in a lane, with its time and sequence number.
+type Queued = (u64, u64, Event);
 
 impl PartialEq for Entry {
     fn eq(&self, other: &Self) -> bool {
@@ -55,35 +72,112 @@ impl Ord for Entry {
 /// The pending events of a run.
 #[derive(Default)]
 pub struct EventQueue {
-    heap: BinaryHeap<Entry>,
+    /// The head of every non-empty lane.
+    heads: BinaryHeap<Entry>,
+    /// Every event scheduled outside lanes.
+    timers: BinaryHeap<Entry>,
+    /// Events scheduled outside lanes, by slot; `free` lists the empty slots.
+    events: Vec<Option<Event>>,
+    free: Vec<u32>,
+    lanes: Vec<VecDeque<Queued>>,
     next_seq: u64,
 }
 
 impl EventQueue {
-    /// Schedule `event` at `time_ns`.
-    pub fn push(&mut self, time_ns: u64, event: Event) {
+    fn next_seq(&mut self) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry {
-            time_ns,
-            seq,
-            event,
-        });
+        seq
+    }
+
+    /// Schedule `event` at `time_ns`.
+    pub fn push(&mut self, time_ns: u64, event: Event) {
+        let seq = self.next_seq();
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.events[slot as usize] = Some(event);
+                slot
+            }
+            None => {
+                let slot = u32::try_from(self.events.len()).expect("fewer than 2^32 events");
+                self.events.push(Some(event));
+                slot
+            }
+        };
+        self.timers.push(Entry { time_ns, seq, slot });
+    }
+
+    /// Schedule `event` at `time_ns` in FIFO `lane` (a link), whose events must come in
+    /// non-decreasing time.
+    pub fn push_lane(&mut self, lane: u32, time_ns: u64, event: Event) {
+        let seq = self.next_seq();
+        let index = lane as usize;
+        if index >= self.lanes.len() {
+            self.lanes.resize_with(index + 1, VecDeque::new);
+        }
+        let queue = &mut self.lanes[index];
+        if let Some(&(last_ns, _, _)) = queue.back() {
+            assert!(
+                time_ns >= last_ns,
+                "lane {lane}: event at {time_ns} ns after one at {last_ns} ns"
+            );
+        } else {
+            self.heads.push(Entry {
+                time_ns,
+                seq,
+                slot: lane,
+            });
+        }
+        queue.push_back((time_ns, seq, event));
     }
 
     /// Take the earliest event.
     pub fn pop(&mut self) -> Option<(u64, Event)> {
-        self.heap.pop().map(|e| (e.time_ns, e.event))
+        let key = |e: &Entry| (e.time_ns, e.seq);
+        let lane_first = match (self.heads.peek(), self.timers.peek()) {
+            (None, None) => return None,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(h), Some(t)) => key(h) < key(t),
+        };
+        if !lane_first {
+            let entry = self.timers.pop().expect("a timer");
+            let event = self.events[entry.slot as usize]
+                .take()
+                .expect("a queued event");
+            self.free.push(entry.slot);
+            return Some((entry.time_ns, event));
+        }
+        let mut top = self.heads.peek_mut().expect("a lane head");
+        let queue = &mut self.lanes[top.slot as usize];
+        let (time_ns, _, event) = queue.pop_front().expect("a lane in the heap is not empty");
+        match queue.front() {
+            // The lane's next event takes the head's place (one sift instead of two).
+            Some(&(next_ns, seq, _)) => {
+                top.time_ns = next_ns;
+                top.seq = seq;
+            }
+            None => {
+                PeekMut::pop(top);
+            }
+        }
+        Some((time_ns, event))
     }
 
     /// Time of the earliest event.
     pub fn peek_time(&self) -> Option<u64> {
-        self.heap.peek().map(|e| e.time_ns)
+        let heads = self.heads.peek().map(|e| e.time_ns);
+        let timers = self.timers.peek().map(|e| e.time_ns);
+        match (heads, timers) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Every pending event, in no particular order (for end-of-run accounting).
     pub fn iter(&self) -> impl Iterator<Item = &Event> {
-        self.heap.iter().map(|e| &e.event)
+        let timers = self.events.iter().flatten();
+        timers.chain(self.lanes.iter().flatten().map(|(_, _, event)| event))
     }
 }
 
@@ -105,5 +199,93 @@ mod tests {
             })
             .collect();
         assert_eq!(order, vec![2, 4, 1, 3]);
+    }
+
+    fn flow_of(e: Event) -> u32 {
+        match e {
+            Event::FlowStart { flow } | Event::Emit { flow } => flow,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn lanes_and_timers_pop_as_one_heap_would() {
+        // A pseudo-random mix of timers (any time) and three lanes (non-decreasing times per
+        // lane), popped while more are pushed, against a reference list that pops the least
+        // (time, scheduling order) of everything pending.
+        let mut q = EventQueue::default();
+        let mut pending: Vec<(u64, u32)> = Vec::new();
+        let mut lane_last = [0u64; 3];
+        let mut state = 12345u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        let mut now = 0u64;
+        let mut pops = 0;
+        for id in 0..5000u32 {
+            let r = next();
+            if r % 4 == 0 {
+                let t = now + next() % 50;
+                q.push(t, Event::FlowStart { flow: id });
+                pending.push((t, id));
+            } else {
+                let lane = (r % 3) as usize;
+                let t = lane_last[lane].max(now) + next() % 7;
+                lane_last[lane] = t;
+                q.push_lane(lane as u32, t, Event::Emit { flow: id });
+                pending.push((t, id));
+            }
+            while next() % 2 == 0 {
+                let Some((t, e)) = q.pop() else { break };
+                let i = (0..pending.len()).min_by_key(|&i| pending[i]).unwrap();
+                assert_eq!((t, flow_of(e)), pending.swap_remove(i));
+                now = t;
+                pops += 1;
+            }
+        }
+        assert_eq!(q.iter().count(), pending.len());
+        pending.sort_unstable();
+        let rest: Vec<(u64, u32)> = std::iter::from_fn(|| q.pop())
+            .map(|(t, e)| (t, flow_of(e)))
+            .collect();
+        assert_eq!(rest, pending);
+        assert!(pops > 1000);
+    }
+
+    #[test]
+    fn same_order_as_one_heap() {
+        // Everything pushed first, then popped: exactly sorted by (time, scheduling order).
+        let mut q = EventQueue::default();
+        let mut want = Vec::new();
+        let mut lane_t = [0u64; 2];
+        for id in 0..300u32 {
+            let t = u64::from((id * 7919) % 97);
+            if id % 3 == 0 {
+                q.push(t, Event::FlowStart { flow: id });
+                want.push((t, id));
+            } else {
+                let lane = (id % 2) as usize;
+                lane_t[lane] += u64::from(id % 4);
+                q.push_lane(lane as u32, lane_t[lane], Event::Emit { flow: id });
+                want.push((lane_t[lane], id));
+            }
+        }
+        assert_eq!(q.iter().count(), 300);
+        want.sort_unstable();
+        let got: Vec<(u64, u32)> = std::iter::from_fn(|| q.pop())
+            .map(|(t, e)| (t, flow_of(e)))
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    #[should_panic(expected = "lane 0")]
+    fn a_lane_refuses_a_time_going_back() {
+        let mut q = EventQueue::default();
+        q.push_lane(0, 10, Event::Sample);
+        q.push_lane(0, 9, Event::Sample);
     }
 }

@@ -7,6 +7,16 @@ use crate::net::network::PortQueue;
 use crate::packet::Packet;
 use crate::time::{ns_to_s, tx_time_ns};
 
+/// The event lane of the packets on a port's link (arrivals at its far end, in order).
+fn link_lane(port: u32) -> u32 {
+    2 * port
+}
+
+/// The event lane of a port's ends of transmission.
+fn tx_lane(port: u32) -> u32 {
+    2 * port + 1
+}
+
 impl Simulation {
     /// Offer a packet to an output port.
     pub(super) fn forward(&mut self, port_id: u32, pkt: Packet) {
@@ -16,7 +26,8 @@ impl Simulation {
             PortQueue::Fifo(q) => {
                 let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
                 match q.offer(now, pkt.bytes(), tx_ns) {
-                    Some(done_ns) => self.events.push(
+                    Some(done_ns) => self.events.push_lane(
+                        link_lane(port_id),
                         done_ns.saturating_add(port.delay_ns),
                         Event::Arrive {
                             node: port.to_node,
@@ -56,9 +67,13 @@ impl Simulation {
         m.busy = true;
         m.stats
             .transmitted(now, now + tx_ns, pkt.bytes(), !pkt.is_ack());
-        self.events
-            .push(now + tx_ns, Event::TxDone { port: port_id });
-        self.events.push(
+        self.events.push_lane(
+            tx_lane(port_id),
+            now + tx_ns,
+            Event::TxDone { port: port_id },
+        );
+        self.events.push_lane(
+            link_lane(port_id),
             now + tx_ns + port.delay_ns,
             Event::Arrive {
                 node: port.to_node,
