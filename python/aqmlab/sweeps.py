@@ -269,7 +269,7 @@ def _run_all(
     more; on any exit, runs that finished in the pool are stored first."""
     queue = deque(pending)
     running: dict[Future[FinishedRun], RunSpec] = {}
-    first_error: dict[str, str] = {}
+    failed_once: set[str] = set()
 
     def finish(future: Future[FinishedRun], spec: RunSpec) -> None:
         try:
@@ -277,8 +277,8 @@ def _run_all(
             store(run)
         except Exception as e:  # a failed run must not stop the sweep
             message = _one_line(e)
-            if spec.run_id not in first_error:
-                first_error[spec.run_id] = message
+            if spec.run_id not in failed_once:
+                failed_once.add(spec.run_id)
                 outcome.retried.append((spec.run_id, message))
                 queue.appendleft(spec)
                 return
