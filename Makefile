@@ -11,10 +11,14 @@ export PYO3_PYTHON := $(abspath $(PYTHON))
 
 .PHONY: build run test fuzz lint bench bench-reproduce
 
-# The virtual environment with the Python build and test tools.
+# The virtual environment with the Python build and test tools, and Ray for the tests of
+# `--backend ray` (a cp311 manylinux wheel exists for this version).
+RAY_VERSION ?= 2.60.0
+
 $(VENV)/.installed: pyproject.toml
 	test -x $(PYTHON) || python3 -m venv $(VENV)
-	$(PYTHON) -m pip install --quiet maturin pandas pyarrow numpy tqdm matplotlib scipy pytest ruff
+	$(PYTHON) -m pip install --quiet maturin pandas pyarrow numpy tqdm matplotlib scipy pytest ruff \
+		"ray==$(RAY_VERSION)"
 	touch $@
 
 # Always rebuilt (cargo skips what is unchanged), so a stale extension is never tested.

@@ -21,6 +21,7 @@ from .outdir import OutputError, check_target, open_resumable, staged
 from .progress import Progress
 from .runner import run
 from .scenario import Scenario
+from .sweeps import BACKENDS, BackendError, connected
 from .tables import (
     fct_table,
     format_number,
@@ -178,8 +179,17 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     specs = experiment.runs()  # validates every grid point before anything is written
     suffix = "-quick" if args.quick else ""
     out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / f"{path.stem}{suffix}"
-    open_resumable(out_dir, "sweep", args.overwrite)
-    outcome = execute(specs, out_dir, jobs=args.jobs, progress=not args.quiet, desc=path.stem)
+    with connected(args.backend, args.address, args.jobs):  # bad input: nothing written
+        open_resumable(out_dir, "sweep", args.overwrite)
+        outcome = execute(
+            specs,
+            out_dir,
+            jobs=args.jobs,
+            progress=not args.quiet,
+            desc=path.stem,
+            backend=args.backend,
+            address=args.address,
+        )
     store = RunStore(out_dir)
     df = table(experiment, specs, store)
     if not df.empty:
@@ -189,12 +199,23 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         print(_sweep_summary(experiment, df))
     print(
         f"\n{outcome.total} runs: {outcome.ran} simulated, {outcome.skipped} reused, "
-        f"{len(outcome.failed)} failed ({outcome.wall_s:.1f} s wall, {outcome.cpu_s:.1f} s CPU "
-        f"in simulations)\nresults: {out_dir}"
+        f"{len(outcome.failed)} failed{_retried_note(outcome)} ({outcome.wall_s:.1f} s wall, "
+        f"{outcome.cpu_s:.1f} s CPU in simulations)\nresults: {out_dir}"
     )
+    _report_retried(outcome)
     for run_id, message in outcome.failed:
         print(f"aqmlab: run {run_id} failed: {message}", file=sys.stderr)
     return 1 if outcome.failed else 0
+
+
+def _retried_note(outcome) -> str:
+    return f", {len(outcome.retried)} run again after an error" if outcome.retried else ""
+
+
+def _report_retried(outcome) -> None:
+    """One stderr line per run that failed and was run again, with its first error."""
+    for run_id, message in outcome.retried:
+        print(f"aqmlab: run {run_id} failed and was run again: {message}", file=sys.stderr)
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
@@ -229,13 +250,17 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         command=command,
         overwrite=args.overwrite,
+        backend=args.backend,
+        address=args.address,
     )
     print(verdict_text(outcome.claims))
     print(
         f"\n{outcome.sweep.total} runs: {outcome.sweep.ran} simulated, "
-        f"{outcome.sweep.skipped} reused ({outcome.wall_s:.0f} s wall, "
-        f"{outcome.sweep.cpu_s:.0f} s CPU in simulations)\nreport: {outcome.report}"
+        f"{outcome.sweep.skipped} reused{_retried_note(outcome.sweep)} "
+        f"({outcome.wall_s:.0f} s wall, {outcome.sweep.cpu_s:.0f} s CPU in simulations)"
+        f"\nreport: {outcome.report}"
     )
+    _report_retried(outcome.sweep)
     for problem in outcome.problems:
         print(f"aqmlab: {problem}", file=sys.stderr)
     return 0 if outcome.ok else 1
@@ -284,6 +309,22 @@ RESUME_HELP = (
 )
 
 
+def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="where the runs are simulated: local worker processes (default) or a Ray "
+        "cluster (needs pip install 'aqmlab[ray]'; see docs/scaling.md)",
+    )
+    parser.add_argument(
+        "--address",
+        metavar="ADDRESS",
+        help="with --backend ray: auto (the cluster this machine joined with `ray start`) or "
+        "HOST:PORT of the head node; default: a Ray instance on this machine for this command",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `aqmlab` command."""
     parser = _Parser(prog="aqmlab", description="Packet-level TCP/AQM network simulator.")
@@ -325,13 +366,17 @@ def build_parser() -> argparse.ArgumentParser:
     p_compare.add_argument("dirs", nargs="+", metavar="DIR", help="result directory")
     p_compare.set_defaults(func=_cmd_compare)
 
-    jobs_help = f"worker processes (default: the number of CPUs, {os.cpu_count()})"
+    jobs_help = (
+        f"worker processes (default: the number of CPUs, {os.cpu_count()}); with --backend ray, "
+        "runs at a time (default: the cluster's CPUs)"
+    )
     p_sweep = commands.add_parser(
         "sweep", help="run an experiment's grid (resumable) and write its table and figure"
     )
     p_sweep.add_argument("file", metavar="EXPERIMENT", help="experiment TOML file")
     p_sweep.add_argument("--quick", action="store_true", help="use the file's [quick] grid")
     p_sweep.add_argument("--jobs", type=job_count, help=jobs_help)
+    _add_backend_arguments(p_sweep)
     p_sweep.add_argument(
         "--out",
         metavar="DIR",
@@ -349,6 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--quick", action="store_true", help="reduced grids and shorter runs (a few minutes)"
     )
     p_repro.add_argument("--jobs", type=job_count, help=jobs_help)
+    _add_backend_arguments(p_repro)
     p_repro.add_argument(
         "--out",
         metavar="DIR",
@@ -410,7 +456,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         handle_sigterm()
         args = build_parser().parse_args(argv)
         return args.func(args)
-    except (CliError, ExperimentError, OutputError, _core.ScenarioError) as e:
+    except (BackendError, CliError, ExperimentError, OutputError, _core.ScenarioError) as e:
         print(f"aqmlab: error: {_one_line(e)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as e:

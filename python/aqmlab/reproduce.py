@@ -19,7 +19,7 @@ from .outdir import open_resumable
 from .plots import plot_experiment
 from .report import FigureOutcome, render
 from .store import RunStore
-from .sweeps import SweepOutcome, execute, load_traces, table, write_table
+from .sweeps import SweepOutcome, connected, execute, load_traces, table, write_table
 
 
 @dataclass
@@ -174,6 +174,8 @@ def reproduce(
     progress: bool = True,
     command: str | None = None,
     overwrite: bool = False,
+    backend: str = "local",
+    address: str | None = None,
 ) -> ReproduceOutcome:
     """Run, tabulate, plot and judge the paper's figures (or tables) into `out_dir`.
 
@@ -204,8 +206,17 @@ def reproduce(
             fig.error = str(e)
         outcomes.append(fig)
     all_specs = [s for specs in specs_of.values() for s in specs]
-    open_resumable(out_dir, "reproduce", overwrite)
-    sweep = execute(all_specs, out_dir, jobs=jobs, progress=progress, desc=paper_name)
+    with connected(backend, address, jobs):  # an unusable backend: nothing written
+        open_resumable(out_dir, "reproduce", overwrite)
+        sweep = execute(
+            all_specs,
+            out_dir,
+            jobs=jobs,
+            progress=progress,
+            desc=paper_name,
+            backend=backend,
+            address=address,
+        )
 
     store = RunStore(out_dir)
     for fig in outcomes:
@@ -246,8 +257,13 @@ def reproduce(
         info,
     )
     wall_s = time.perf_counter() - t0
+    workers = (
+        f"{jobs or os.cpu_count()} worker process(es)"
+        if backend == "local"
+        else f"a Ray cluster ({address or 'local instance'}, {jobs or 'all'} runs at a time)"
+    )
     info["wall time of this invocation"] = (
-        f"{wall_s:.0f} s with {jobs or os.cpu_count()} worker process(es); "
+        f"{wall_s:.0f} s with {workers}; "
         f"{sweep.cpu_s:.0f} CPU seconds in the simulations run now"
     )
     if problems:

@@ -34,12 +34,14 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
-def _write_parquet(df: pd.DataFrame, path: Path) -> None:
-    """Write a DataFrame with fixed options and no index or library-version metadata."""
+def parquet_bytes(df: pd.DataFrame) -> bytes:
+    """A DataFrame as Parquet with fixed options and no index or library-version metadata, so
+    the same table always gives the same bytes."""
     table = pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(None)
+    sink = pa.BufferOutputStream()
     pq.write_table(
         table,
-        path,
+        sink,
         compression="zstd",
         compression_level=3,
         use_dictionary=True,
@@ -47,6 +49,13 @@ def _write_parquet(df: pd.DataFrame, path: Path) -> None:
         version="2.6",
         data_page_version="1.0",
     )
+    return sink.getvalue().to_pybytes()
+
+
+def _write_parquet(df: pd.DataFrame, path: Path) -> None:
+    """Write `parquet_bytes(df)` to `path`."""
+    with open(path, "wb") as f:
+        f.write(parquet_bytes(df))
 
 
 def _named_groups(table: pd.DataFrame, scenario_text: str) -> pd.DataFrame:

@@ -1,7 +1,9 @@
 """The on-disk store of finished runs: one JSON record per run under `<out>/runs/` (its
 summary and its per-port table), plus Parquet time series for runs that keep their traces
 (the first port's, and every port's for a network of several). Every file is written to a temporary
-name and renamed, so an interrupted sweep leaves only complete records behind."""
+name and renamed, so an interrupted sweep leaves only complete records behind. A run travels as
+bytes (`encode_record`, `parquet_bytes`) from where it was simulated to the process that stores
+it, so the files are the same wherever the run was made."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from .result import _json_safe, _write_parquet
+from .result import _json_safe, parquet_bytes
 
 RUNS_DIR = "runs"
 TRACES_SUFFIX = ".timeseries.parquet"
@@ -30,6 +32,12 @@ def _atomic_write_bytes(path: Path, data: bytes) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def encode_record(record: Mapping[str, Any]) -> bytes:
+    """A run's record as the stored JSON (sorted keys, NaN as null)."""
+    text = json.dumps(_json_safe(dict(record)), sort_keys=True, indent=1, allow_nan=False)
+    return (text + "\n").encode()
 
 
 class RunStore:
@@ -66,24 +74,29 @@ class RunStore:
         timeseries: pd.DataFrame | None = None,
         port_timeseries: pd.DataFrame | None = None,
     ) -> None:
-        """Store a finished run: the time series first, then the JSON record, which marks the
-        run as done."""
+        """Store a finished run from its record and tables (see `write_encoded`)."""
+        self.write_encoded(
+            run_id,
+            encode_record(record),
+            None if timeseries is None else parquet_bytes(timeseries),
+            None if port_timeseries is None else parquet_bytes(port_timeseries),
+        )
+
+    def write_encoded(
+        self,
+        run_id: str,
+        record: bytes,
+        timeseries: bytes | None = None,
+        port_timeseries: bytes | None = None,
+    ) -> None:
+        """Store a finished run given as file contents: the time series first, then the JSON
+        record, which marks the run as done."""
         self.root.mkdir(parents=True, exist_ok=True)
-        for frame, path in (
-            (timeseries, self.traces_path(run_id)),
-            (port_timeseries, self.port_traces_path(run_id)),
-        ):
-            if frame is None:
-                continue
-            tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-            try:
-                _write_parquet(frame, tmp)
-                os.replace(tmp, path)
-            except BaseException:
-                tmp.unlink(missing_ok=True)
-                raise
-        text = json.dumps(_json_safe(dict(record)), sort_keys=True, indent=1, allow_nan=False)
-        _atomic_write_bytes(self.record_path(run_id), (text + "\n").encode())
+        if timeseries is not None:
+            _atomic_write_bytes(self.traces_path(run_id), timeseries)
+        if port_timeseries is not None:
+            _atomic_write_bytes(self.port_traces_path(run_id), port_timeseries)
+        _atomic_write_bytes(self.record_path(run_id), record)
 
     def read(self, run_id: str) -> dict[str, Any]:
         """The stored record; null metrics come back as NaN."""

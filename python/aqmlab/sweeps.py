@@ -1,14 +1,21 @@
-"""Run the grid of one or more experiments on local worker processes, storing every run as
-it finishes and skipping the runs already stored."""
+"""Run the grid of one or more experiments on local worker processes or a Ray cluster
+(`sweeps_ray`), storing every run as it finishes and skipping the runs already stored.
+
+Wherever a run is simulated, it comes back to this process as the bytes of its stored files
+(`FinishedRun`), and this process alone writes them (`RunStore.write_encoded`): workers need
+no shared filesystem, and both backends store through the same code."""
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Protocol
 
 import pandas as pd
 
@@ -17,13 +24,21 @@ from .experiment import Experiment, RunSpec
 from .interrupt import Interrupted
 from .outdir import open_resumable
 from .progress import Progress
-from .result import _write_parquet
-from .store import RunStore
+from .result import _write_parquet, parquet_bytes
+from .store import RunStore, encode_record
 from .workers import init_worker
+
+BACKENDS = ("local", "ray")
+"""Where a sweep's runs are simulated: local worker processes, or a Ray cluster."""
 
 
 class SweepError(RuntimeError):
     """Some runs of a sweep failed; the others are stored."""
+
+
+class BackendError(ValueError):
+    """A backend that cannot be used (unknown, not installed, cluster not reachable); the
+    message is one line naming the option."""
 
 
 @dataclass
@@ -34,9 +49,24 @@ class SweepOutcome:
     skipped: int = 0
     ran: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
+    retried: list[tuple[str, str]] = field(default_factory=list)
+    """Runs that failed once and were run again (stored unless also in `failed`), with the
+    first error."""
     wall_s: float = 0.0
     cpu_s: float = 0.0
     """CPU seconds of the simulations run now (summed over workers)."""
+
+
+@dataclass(frozen=True)
+class FinishedRun:
+    """A simulated run as the contents of its stored files."""
+
+    run_id: str
+    aqmlab_version: str
+    record: bytes
+    timeseries: bytes | None
+    port_timeseries: bytes | None
+    cpu_s: float
 
 
 def default_jobs() -> int:
@@ -56,9 +86,8 @@ def unique_runs(specs: Iterable[RunSpec]) -> list[RunSpec]:
     return list(by_id.values())
 
 
-def run_and_store(root: str, spec: RunSpec) -> tuple[str, float, float]:
-    """Simulate one run and store it under `root`; returns (run id, wall seconds, CPU
-    seconds) of the simulation."""
+def simulate(spec: RunSpec) -> FinishedRun:
+    """Simulate one run and encode its record and time series (on a worker)."""
     t0, c0 = time.perf_counter(), time.process_time()
     out = _core.run_scenario(spec.scenario_text, [], spec.seed, None)
     wall_s, cpu_s = time.perf_counter() - t0, time.process_time() - c0
@@ -73,13 +102,26 @@ def run_and_store(root: str, spec: RunSpec) -> tuple[str, float, float]:
         "wall_s": round(wall_s, 3),
         "cpu_s": round(cpu_s, 3),
     }
-    timeseries = pd.DataFrame(out["timeseries"]) if spec.traces else None
     several_ports = len(out["ports"].get("port", [])) > 1
+    timeseries = parquet_bytes(pd.DataFrame(out["timeseries"])) if spec.traces else None
     port_timeseries = (
-        pd.DataFrame(out["port_timeseries"]) if spec.traces and several_ports else None
+        parquet_bytes(pd.DataFrame(out["port_timeseries"]))
+        if spec.traces and several_ports
+        else None
     )
-    RunStore(root).write(spec.run_id, record, timeseries, port_timeseries)
-    return spec.run_id, wall_s, cpu_s
+    return FinishedRun(
+        spec.run_id, _core.version(), encode_record(record), timeseries, port_timeseries, cpu_s
+    )
+
+
+def store_run(store: RunStore, run: FinishedRun) -> None:
+    """Write a finished run (in the process that drives the sweep)."""
+    if run.aqmlab_version != _core.version():
+        raise RuntimeError(
+            f"the worker runs aqmlab {run.aqmlab_version}, this sweep {_core.version()}: "
+            "install the same version on every node"
+        )
+    store.write_encoded(run.run_id, run.record, run.timeseries, run.port_timeseries)
 
 
 class SweepInterrupted(Interrupted):
@@ -93,82 +135,175 @@ class SweepInterrupted(Interrupted):
         )
 
 
+class Pool(Protocol):
+    """Where runs are simulated: `submit` hands back a future of the finished run."""
+
+    def slots(self) -> int:
+        """How many runs to keep submitted at once."""
+        ...
+
+    def submit(self, spec: RunSpec) -> Future[FinishedRun]: ...
+
+    def close(self, running: Iterable[Future[FinishedRun]], interrupted: bool) -> None:
+        """Stop: when `interrupted`, let the runs in progress finish (their futures are then
+        done) and drop the queued ones; otherwise drop every run still in `running`."""
+        ...
+
+
+class _InlinePool:
+    """Runs simulated one at a time in this process."""
+
+    def slots(self) -> int:
+        return 1
+
+    def submit(self, spec: RunSpec) -> Future[FinishedRun]:
+        future: Future[FinishedRun] = Future()
+        try:
+            future.set_result(simulate(spec))
+        except Exception as e:  # a failed run is the future's error
+            future.set_exception(e)
+        return future
+
+    def close(self, running: Iterable[Future[FinishedRun]], interrupted: bool) -> None:
+        pass
+
+
+class _ProcessPool:
+    """Local worker processes that end with this one (`workers.init_worker`)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.executor = ProcessPoolExecutor(
+            max_workers=workers, initializer=init_worker, initargs=(os.getpid(),)
+        )
+
+    def slots(self) -> int:
+        return 2 * self.workers  # so that Ctrl-C has little queued to drop
+
+    def submit(self, spec: RunSpec) -> Future[FinishedRun]:
+        return self.executor.submit(simulate, spec)
+
+    def close(self, running: Iterable[Future[FinishedRun]], interrupted: bool) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def connected(
+    backend: str = "local", address: str | None = None, jobs: int | None = None
+) -> Iterator[None]:
+    """Check the backend and, for Ray, connect to the cluster for the duration of the block
+    (`execute` calls inside it use that connection). Raises `BackendError`."""
+    if backend == "ray":
+        from .sweeps_ray import connect
+
+        with connect(address, jobs):
+            yield
+        return
+    if backend not in BACKENDS:
+        raise BackendError(f"--backend {backend}: unknown backend; allowed: {', '.join(BACKENDS)}")
+    if address is not None:
+        raise BackendError(f"--address {address}: only with --backend ray")
+    yield
+
+
+@contextmanager
+def _open_pool(backend: str, address: str | None, jobs: int | None, pending: int) -> Iterator[Pool]:
+    with connected(backend, address, jobs):
+        if backend == "ray":
+            from .sweeps_ray import RayPool
+
+            yield RayPool(jobs)
+            return
+        workers = min(max(1, jobs or default_jobs()), pending)
+        yield _InlinePool() if workers <= 1 else _ProcessPool(workers)
+
+
 def execute(
     specs: Sequence[RunSpec],
     out_dir: str | os.PathLike[str],
     jobs: int | None = None,
     progress: bool = True,
     desc: str = "runs",
+    backend: str = "local",
+    address: str | None = None,
 ) -> SweepOutcome:
-    """Run every spec not yet stored under `out_dir`/runs, `jobs` at a time.
+    """Run every spec not yet stored under `out_dir`/runs.
 
-    Finished runs are stored as they complete. On Ctrl-C or SIGTERM the runs in progress
-    finish and are stored, queued ones are dropped, and `SweepInterrupted` (a
-    KeyboardInterrupt) propagates. Failed runs are collected in the outcome (nothing is stored
-    for them) while the others go on. Workers end with this process, even when it is killed.
+    `backend` "local" runs `jobs` worker processes (default: one per CPU); "ray" runs on the
+    Ray cluster at `address` (`sweeps_ray.connect`), `jobs` runs at a time (default: the
+    cluster's CPUs). Either way this process stores each run as it comes back. A failed run
+    is run once more; if it fails again it is collected in the outcome (nothing is stored for
+    it) while the others go on. On Ctrl-C or SIGTERM the runs in progress finish and are
+    stored, queued ones are dropped, and `SweepInterrupted` (a KeyboardInterrupt)
+    propagates. Workers end with this process, even when it is killed. Raises
+    `BackendError` (before anything is written) for a backend that cannot be used.
     """
     t0 = time.perf_counter()
-    store = RunStore(out_dir)
-    store.clean_temporary()
     runs = unique_runs(specs)
-    pending = [s for s in runs if not store.has(s.run_id, s.traces)]
-    outcome = SweepOutcome(total=len(runs), skipped=len(runs) - len(pending))
-    jobs = max(1, jobs or default_jobs())
-    root = os.fspath(out_dir)
-    bar = Progress(len(runs), desc, "runs", enabled=progress, initial=outcome.skipped)
-    try:
-        if jobs == 1 or len(pending) <= 1:
-            for spec in pending:
-                try:
-                    outcome.cpu_s += run_and_store(root, spec)[2]
-                    outcome.ran += 1
-                except Exception as e:  # a failed run must not stop the sweep
-                    outcome.failed.append((spec.run_id, _one_line(e)))
-                bar.update(1)
-        else:
-            _execute_pool(pending, root, min(jobs, len(pending)), bar, outcome)
-    except KeyboardInterrupt as e:
-        stored = len(store.ids() & {s.run_id for s in runs})
-        signum = e.signum if isinstance(e, Interrupted) else Interrupted.SIGINT
-        raise SweepInterrupted(signum, stored, len(runs), Path(out_dir)) from None
-    finally:
-        bar.close()
-        outcome.wall_s = time.perf_counter() - t0
+    with _open_pool(backend, address, jobs, len(runs)) as pool:
+        store = RunStore(out_dir)
+        store.clean_temporary()
+        pending = [s for s in runs if not store.has(s.run_id, s.traces)]
+        outcome = SweepOutcome(total=len(runs), skipped=len(runs) - len(pending))
+        bar = Progress(len(runs), desc, "runs", enabled=progress, initial=outcome.skipped)
+        try:
+            _run_all(pool, pending, lambda run: store_run(store, run), bar, outcome)
+        except KeyboardInterrupt as e:
+            stored = len(store.ids() & {s.run_id for s in runs})
+            signum = e.signum if isinstance(e, Interrupted) else Interrupted.SIGINT
+            raise SweepInterrupted(signum, stored, len(runs), Path(out_dir)) from None
+        finally:
+            bar.close()
+            outcome.wall_s = time.perf_counter() - t0
     return outcome
 
 
-def _execute_pool(
-    pending: Sequence[RunSpec], root: str, workers: int, bar: Progress, outcome: SweepOutcome
+def _run_all(
+    pool: Pool,
+    pending: Sequence[RunSpec],
+    store: Callable[[FinishedRun], None],
+    bar: Progress,
+    outcome: SweepOutcome,
 ) -> None:
-    executor = ProcessPoolExecutor(
-        max_workers=workers, initializer=init_worker, initargs=(os.getpid(),)
-    )
+    """Keep `pool.slots()` runs submitted, store each as it finishes, run a failed one once
+    more; on any exit, runs that finished in the pool are stored first."""
+    queue = deque(pending)
+    running: dict[Future[FinishedRun], RunSpec] = {}
+    failed_once: set[str] = set()
+
+    def finish(future: Future[FinishedRun], spec: RunSpec) -> None:
+        try:
+            run = future.result()
+            store(run)
+        except Exception as e:  # a failed run must not stop the sweep
+            message = _one_line(e)
+            if spec.run_id not in failed_once:
+                failed_once.add(spec.run_id)
+                outcome.retried.append((spec.run_id, message))
+                queue.appendleft(spec)
+                return
+            outcome.failed.append((spec.run_id, message))
+        else:
+            outcome.ran += 1
+            outcome.cpu_s += run.cpu_s
+        bar.update(1)
+
     try:
-        # Keep at most two runs per worker queued, so Ctrl-C drops the rest at once.
-        queue = list(reversed(pending))
-        running: dict[Future, RunSpec] = {}
-
-        def submit_more() -> None:
-            while queue and len(running) < 2 * workers:
-                spec = queue.pop()
-                running[executor.submit(run_and_store, root, spec)] = spec
-
-        submit_more()
-        while running:
+        while queue or running:
+            while queue and len(running) < pool.slots():
+                spec = queue.popleft()
+                running[pool.submit(spec)] = spec
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
-                spec = running.pop(future)
-                try:
-                    outcome.cpu_s += future.result()[2]
-                    outcome.ran += 1
-                except Exception as e:
-                    outcome.failed.append((spec.run_id, _one_line(e)))
-                bar.update(1)
-            submit_more()
-    except BaseException:
-        executor.shutdown(wait=True, cancel_futures=True)
+                finish(future, running.pop(future))
+    except BaseException as e:
+        pool.close(running, interrupted=isinstance(e, KeyboardInterrupt))
+        for future in running:
+            if future.done() and not future.cancelled() and future.exception() is None:
+                with suppress(Exception):  # a run that cannot be stored is run on resume
+                    store(future.result())
         raise
-    executor.shutdown(wait=True)
+    pool.close((), interrupted=False)
 
 
 def _one_line(e: BaseException) -> str:
@@ -218,15 +353,28 @@ def sweep(
     jobs: int | None = None,
     progress: bool = True,
     overwrite: bool = False,
+    backend: str = "local",
+    address: str | None = None,
 ) -> pd.DataFrame:
     """Run an experiment file (resuming from `out_dir`) and return its tidy table; writes
-    `results.parquet` and `results.csv` into `out_dir`. Raises `SweepError` when runs fail,
-    `OutputError` (before any run) for a folder aqmlab must not write (`aqmlab.outdir`)."""
+    `results.parquet` and `results.csv` into `out_dir`. `backend` and `address` say where
+    the runs are simulated (`execute`). Raises `SweepError` when runs fail, and, before any
+    run, `OutputError` for a folder aqmlab must not write (`aqmlab.outdir`) and
+    `BackendError` for a backend that cannot be used."""
     if not isinstance(experiment, Experiment):
         experiment = Experiment.load(experiment, quick=quick)
     specs = experiment.runs()
-    open_resumable(out_dir, "sweep", overwrite)
-    outcome = execute(specs, out_dir, jobs=jobs, progress=progress, desc=experiment.name)
+    with connected(backend, address, jobs):
+        open_resumable(out_dir, "sweep", overwrite)
+        outcome = execute(
+            specs,
+            out_dir,
+            jobs=jobs,
+            progress=progress,
+            desc=experiment.name,
+            backend=backend,
+            address=address,
+        )
     if outcome.failed:
         run, message = outcome.failed[0]
         raise SweepError(f"{len(outcome.failed)} run(s) failed; first, {run}: {message}")

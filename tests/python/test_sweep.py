@@ -3,6 +3,7 @@ interrupted sweep leaves only complete records, tables and figures are written."
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import textwrap
@@ -76,16 +77,16 @@ def test_resume_skips_finished_runs(tmp_path):
 def test_interrupted_sweep_keeps_complete_records(tmp_path, monkeypatch):
     exp = tiny(tmp_path)
     out = tmp_path / "out"
-    real = sweep_mod.run_and_store
+    real = sweep_mod.simulate
     calls = []
 
-    def interrupt_second(root, spec):
+    def interrupt_second(spec):
         calls.append(spec.run_id)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return real(root, spec)
+        return real(spec)
 
-    monkeypatch.setattr(sweep_mod, "run_and_store", interrupt_second)
+    monkeypatch.setattr(sweep_mod, "simulate", interrupt_second)
     # A leftover temporary file from an earlier crash is not a record and gets cleaned.
     (out / "runs").mkdir(parents=True)
     (out / "runs" / ".deadbeef.json.tmp-1").write_text("{", encoding="utf-8")
@@ -94,27 +95,57 @@ def test_interrupted_sweep_keeps_complete_records(tmp_path, monkeypatch):
     files = sorted(p.name for p in (out / "runs").iterdir())
     assert files == [f"{calls[0]}.json"]
     json.loads((out / "runs" / files[0]).read_text(encoding="utf-8"))
-    monkeypatch.setattr(sweep_mod, "run_and_store", real)
+    monkeypatch.setattr(sweep_mod, "simulate", real)
     again = execute(exp.runs(), out, jobs=1, progress=False)
     assert (again.ran, again.skipped) == (3, 1)
 
 
-def test_failed_run_is_reported_and_others_stored(tmp_path, monkeypatch):
+def test_failed_run_is_retried_once_then_reported_and_others_stored(tmp_path, monkeypatch):
     exp = tiny(tmp_path)
     out = tmp_path / "out"
-    real = sweep_mod.run_and_store
-    bad = exp.runs()[1].run_id
+    real = sweep_mod.simulate
+    flaky, bad = exp.runs()[0].run_id, exp.runs()[1].run_id
+    calls = []
 
-    def fail_one(root, spec):
-        if spec.run_id == bad:
-            raise ValueError("boom")
-        return real(root, spec)
+    def fail(spec):
+        calls.append(spec.run_id)
+        if spec.run_id == bad or (spec.run_id == flaky and calls.count(flaky) == 1):
+            raise ValueError(f"boom {calls.count(spec.run_id)}")
+        return real(spec)
 
-    monkeypatch.setattr(sweep_mod, "run_and_store", fail_one)
+    monkeypatch.setattr(sweep_mod, "simulate", fail)
     outcome = execute(exp.runs(), out, jobs=1, progress=False)
     assert outcome.ran == 3
-    assert outcome.failed == [(bad, "ValueError: boom")]
-    assert not RunStore(out).has(bad)
+    assert outcome.retried == [(flaky, "ValueError: boom 1"), (bad, "ValueError: boom 1")]
+    assert outcome.failed == [(bad, "ValueError: boom 2")]
+    assert calls.count(flaky) == calls.count(bad) == 2
+    assert RunStore(out).has(flaky) and not RunStore(out).has(bad)
+
+
+def test_a_run_from_another_version_is_not_stored(tmp_path, monkeypatch):
+    exp = tiny(tmp_path)
+    out = tmp_path / "out"
+    real = sweep_mod.simulate
+
+    def old_worker(spec):
+        return dataclasses.replace(real(spec), aqmlab_version="0.0.1")
+
+    monkeypatch.setattr(sweep_mod, "simulate", old_worker)
+    outcome = execute(exp.runs()[:1], out, jobs=1, progress=False)
+    assert outcome.ran == 0 and len(outcome.failed) == 1
+    assert "worker runs aqmlab 0.0.1" in outcome.failed[0][1]
+    assert not RunStore(out).ids()
+
+
+def test_stored_files_are_the_bytes_the_worker_sent(tmp_path):
+    exp = tiny(tmp_path, traces=True)
+    spec = exp.runs()[0]
+    run = sweep_mod.simulate(spec)
+    store = RunStore(tmp_path / "out")
+    sweep_mod.store_run(store, run)
+    assert store.record_path(spec.run_id).read_bytes() == run.record
+    assert store.traces_path(spec.run_id).read_bytes() == run.timeseries
+    assert json.loads(run.record)["run_id"] == spec.run_id
 
 
 def test_plots_written_as_png_and_svg(tmp_path):
