@@ -12,13 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from .sweeps import write_table  # noqa: E402
+from .plots import _save, plt
+from .sweeps import write_table
 
 if TYPE_CHECKING:
     from .claims_betared import Claim
@@ -218,12 +215,7 @@ def paper_figures(runs: ReproductionRuns) -> list[Path]:
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7, loc="upper right")
         fig.tight_layout()
-        out.mkdir(parents=True, exist_ok=True)
-        for ext in ("png", "svg"):
-            path = out / f"{exp_id}.{ext}"
-            fig.savefig(path, dpi=130)
-            files.append(path)
-        plt.close(fig)
+        files += _save(fig, out, exp_id)
     return files
 
 

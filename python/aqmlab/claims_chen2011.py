@@ -93,7 +93,7 @@ def best_at_target(values: Values, experiments: Iterable[str], aqm: str) -> V.Ta
 def lower(
     values: Values, experiments: Iterable[str], metric: str, winner: str, losers: Sequence[str]
 ) -> V.Tally:
-    """The winner's `metric` (`"queue_dev"`: |mean − target|) below each loser's, per
+    """The winner's `metric` (`"queue_dev_pkts"`: |mean − target|) below each loser's, per
     experiment, beyond the tolerance of `verdicts.sign`."""
     tally = V.Tally()
     for exp in experiments:
@@ -102,14 +102,14 @@ def lower(
             if a is None or b is None:
                 continue
             tally.add(
-                V.sign(STD, a, b),
+                V.sign(metric, a, b),
                 f"{NAMES[exp]}: {DISPLAY[winner]} {a:.1f} vs {DISPLAY[loser]} {b:.1f}",
             )
     return tally
 
 
 def _metric(values: Values, exp: str, aqm: str, metric: str) -> float | None:
-    if metric == "queue_dev":
+    if metric == "queue_dev_pkts":
         mean = values.get((exp, aqm, MEAN))
         return None if mean is None else abs(mean - TARGET_PKTS)
     return values.get((exp, aqm, metric))
@@ -211,7 +211,7 @@ CLAIMS: list[tuple[str, Sequence[str], str, str, str, Callable[[Values], V.Tally
         "deviation from the target than ARED",
         "PI's STD below REM's and PI's |mean − 1500| below ARED's, every experiment",
         lambda v: lower(v, TABLE1, STD, "pi", ("rem",)).merge(
-            lower(v, TABLE1, "queue_dev", "pi", ("ared",))
+            lower(v, TABLE1, "queue_dev_pkts", "pi", ("ared",))
         ),
         True,
     ),

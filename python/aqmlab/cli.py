@@ -17,11 +17,11 @@ from .compare import CompareError, compare_table
 from .experiment import Experiment, ExperimentError, is_experiment_file
 from .interrupt import Interrupted, handle_sigterm
 from .model_cli import add_parser as add_model_parser
-from .outdir import OutputError, check_target, open_resumable, staged
+from .outdir import OutputError, check_target, staged
 from .progress import Progress
 from .runner import run
 from .scenario import Scenario
-from .sweeps import BACKENDS, BackendError, connected
+from .sweeps import BACKENDS, BackendError
 from .tables import (
     fct_table,
     format_number,
@@ -172,24 +172,24 @@ def _sweep_summary(experiment: Experiment, df) -> str:
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from .plots import plot_experiment
     from .store import RunStore
-    from .sweeps import execute, load_traces, table, write_table
+    from .sweeps import execute_into, load_traces, table, write_table
 
     path = Path(args.file)
     experiment = Experiment.load(path, quick=args.quick)
     specs = experiment.runs()  # validates every grid point before anything is written
     suffix = "-quick" if args.quick else ""
     out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / f"{path.stem}{suffix}"
-    with connected(args.backend, args.address, args.jobs):  # bad input: nothing written
-        open_resumable(out_dir, "sweep", args.overwrite)
-        outcome = execute(
-            specs,
-            out_dir,
-            jobs=args.jobs,
-            progress=not args.quiet,
-            desc=path.stem,
-            backend=args.backend,
-            address=args.address,
-        )
+    outcome = execute_into(  # bad input: nothing written
+        specs,
+        out_dir,
+        "sweep",
+        args.overwrite,
+        args.jobs,
+        not args.quiet,
+        path.stem,
+        args.backend,
+        args.address,
+    )
     store = RunStore(out_dir)
     df = table(experiment, specs, store)
     if not df.empty:

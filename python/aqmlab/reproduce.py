@@ -15,11 +15,10 @@ import pandas as pd
 from . import _core, chen2011, claims_betared, li2014
 from .claims_betared import Claim
 from .experiment import Experiment, ExperimentError, RunSpec
-from .outdir import open_resumable
 from .plots import plot_experiment
 from .report import FigureOutcome, render
 from .store import RunStore
-from .sweeps import SweepOutcome, connected, execute, load_traces, table, write_table
+from .sweeps import SweepOutcome, execute_into, load_traces, table, write_table
 
 
 @dataclass
@@ -206,17 +205,9 @@ def reproduce(
             fig.error = str(e)
         outcomes.append(fig)
     all_specs = [s for specs in specs_of.values() for s in specs]
-    with connected(backend, address, jobs):  # an unusable backend: nothing written
-        open_resumable(out_dir, "reproduce", overwrite)
-        sweep = execute(
-            all_specs,
-            out_dir,
-            jobs=jobs,
-            progress=progress,
-            desc=paper_name,
-            backend=backend,
-            address=address,
-        )
+    sweep = execute_into(
+        all_specs, out_dir, "reproduce", overwrite, jobs, progress, paper_name, backend, address
+    )
 
     store = RunStore(out_dir)
     for fig in outcomes:

@@ -364,23 +364,42 @@ def sweep(
     if not isinstance(experiment, Experiment):
         experiment = Experiment.load(experiment, quick=quick)
     specs = experiment.runs()
-    with connected(backend, address, jobs):
-        open_resumable(out_dir, "sweep", overwrite)
-        outcome = execute(
-            specs,
-            out_dir,
-            jobs=jobs,
-            progress=progress,
-            desc=experiment.name,
-            backend=backend,
-            address=address,
-        )
+    outcome = execute_into(
+        specs, out_dir, "sweep", overwrite, jobs, progress, experiment.name, backend, address
+    )
     if outcome.failed:
         run, message = outcome.failed[0]
         raise SweepError(f"{len(outcome.failed)} run(s) failed; first, {run}: {message}")
     df = table(experiment, specs, RunStore(out_dir))
     write_table(df, out_dir, "results")
     return df
+
+
+def execute_into(
+    specs: Sequence[RunSpec],
+    out_dir: str | os.PathLike[str],
+    command: str,
+    overwrite: bool = False,
+    jobs: int | None = None,
+    progress: bool = True,
+    desc: str = "runs",
+    backend: str = "local",
+    address: str | None = None,
+) -> SweepOutcome:
+    """`execute` into an output folder of `command` ("sweep", "reproduce"): the backend is
+    checked and the folder opened (resumable, `aqmlab.outdir`) first, so an unusable backend
+    or a folder aqmlab must not write leaves nothing written."""
+    with connected(backend, address, jobs):
+        open_resumable(out_dir, command, overwrite)
+        return execute(
+            specs,
+            out_dir,
+            jobs=jobs,
+            progress=progress,
+            desc=desc,
+            backend=backend,
+            address=address,
+        )
 
 
 def load_traces(

@@ -73,11 +73,10 @@ def full_cases() -> tuple[ChenCase, ...]:
     return tuple(ChenCase(gentle, n) for n in FLOWS for gentle in (False, True))
 
 
-def ns2_args(case: ChenCase, seed: int, sample_ms: float, start_jitter_s: float) -> list[str]:
-    """The key=value arguments of chen2011_dumbbell.tcl for one run (the rest of the scenario
-    is the script's defaults)."""
-    values: dict[str, Any] = {
-        "gentle": int(case.gentle),
+def _run_args(case: Any, seed: int, sample_ms: float, start_jitter_s: float) -> dict[str, Any]:
+    """The key=value arguments of chen2011_dumbbell.tcl that every Chen case gives its script
+    (a wrapper passes them on): flows, run length, window, sampling, start times, seed."""
+    return {
         "flows": case.flows,
         "duration_s": f"{case.duration_s:g}",
         "window_start_s": f"{case.window_start_s:g}",
@@ -85,6 +84,24 @@ def ns2_args(case: ChenCase, seed: int, sample_ms: float, start_jitter_s: float)
         "start_jitter_s": f"{start_jitter_s:g}",
         "seed": seed,
     }
+
+
+def _run_overrides(case: Any, sample_ms: float, start_jitter_s: float) -> list[tuple[str, str]]:
+    """The `--set` overrides of experiments/chen2011/dumbbell.toml every Chen case makes: the
+    same flows, run length, window, sampling and start times as its ns-2 run."""
+    return [
+        ("traffic.schedule.flows", str(case.flows)),
+        ("duration_s", f"{case.duration_s:g}"),
+        ("measure.window", "second_half"),
+        ("measure.sample_interval_ms", f"{sample_ms:g}"),
+        ("traffic.start_jitter_s", f"{start_jitter_s:g}"),
+    ]
+
+
+def ns2_args(case: ChenCase, seed: int, sample_ms: float, start_jitter_s: float) -> list[str]:
+    """The key=value arguments of chen2011_dumbbell.tcl for one run (the rest of the scenario
+    is the script's defaults)."""
+    values = {"gentle": int(case.gentle)} | _run_args(case, seed, sample_ms, start_jitter_s)
     return [f"{k}={v}" for k, v in values.items()]
 
 
@@ -95,11 +112,7 @@ def aqmlab_overrides(
     return [
         ("queue.aqm", "red"),
         ("queue.red.gentle", "true" if case.gentle else "false"),
-        ("traffic.schedule.flows", str(case.flows)),
-        ("duration_s", f"{case.duration_s:g}"),
-        ("measure.window", "second_half"),
-        ("measure.sample_interval_ms", f"{sample_ms:g}"),
-        ("traffic.start_jitter_s", f"{start_jitter_s:g}"),
+        *_run_overrides(case, sample_ms, start_jitter_s),
     ]
 
 
@@ -185,14 +198,7 @@ def tuned_ns2_args(
     values: dict[str, Any] = {"aqm": case.aqm}
     if case.q_tilde_over != "arrivals":
         values["q_tilde_over"] = case.q_tilde_over
-    values |= {
-        "flows": case.flows,
-        "duration_s": f"{case.duration_s:g}",
-        "window_start_s": f"{case.window_start_s:g}",
-        "sample_ms": f"{sample_ms:g}",
-        "start_jitter_s": f"{start_jitter_s:g}",
-        "seed": seed,
-    }
+    values |= _run_args(case, seed, sample_ms, start_jitter_s)
     return [f"{k}={v}" for k, v in values.items()]
 
 
@@ -201,14 +207,7 @@ def tuned_overrides(
 ) -> list[tuple[str, str]]:
     """`--set` style overrides of experiments/chen2011/dumbbell.toml (whose [queue.ared] and
     [queue.self_tuning_red] hold §5's parameters) for one case."""
-    return [
-        ("queue.aqm", case.aqm),
-        ("traffic.schedule.flows", str(case.flows)),
-        ("duration_s", f"{case.duration_s:g}"),
-        ("measure.window", "second_half"),
-        ("measure.sample_interval_ms", f"{sample_ms:g}"),
-        ("traffic.start_jitter_s", f"{start_jitter_s:g}"),
-    ]
+    return [("queue.aqm", case.aqm), *_run_overrides(case, sample_ms, start_jitter_s)]
 
 
 TUNED_KEYS = ("p_max_final", "p_max_min", "p_max_max", "periods", "periods_skipped")
@@ -368,16 +367,8 @@ def rem_pi_ns2_args(
 ) -> list[str]:
     """The key=value arguments of chen2011_rem_pi.tcl for one run: its `aqm` and `trace_ms`
     (q_ref is the script's 1500, §5's), then chen2011_dumbbell.tcl's."""
-    values: dict[str, Any] = {
-        "aqm": case.aqm,
-        "trace_ms": f"{TRACE_MS:g}",
-        "flows": case.flows,
-        "duration_s": f"{case.duration_s:g}",
-        "window_start_s": f"{case.window_start_s:g}",
-        "sample_ms": f"{sample_ms:g}",
-        "start_jitter_s": f"{start_jitter_s:g}",
-        "seed": seed,
-    }
+    values = {"aqm": case.aqm, "trace_ms": f"{TRACE_MS:g}"}
+    values |= _run_args(case, seed, sample_ms, start_jitter_s)
     return [f"{k}={v}" for k, v in values.items()]
 
 
@@ -386,14 +377,7 @@ def rem_pi_overrides(
 ) -> list[tuple[str, str]]:
     """`--set` style overrides of experiments/chen2011/dumbbell.toml (whose [queue.rem] and
     [queue.pi] hold §5's parameters, q_ref 1500) for one case."""
-    return [
-        ("queue.aqm", case.aqm),
-        ("traffic.schedule.flows", str(case.flows)),
-        ("duration_s", f"{case.duration_s:g}"),
-        ("measure.window", "second_half"),
-        ("measure.sample_interval_ms", f"{sample_ms:g}"),
-        ("traffic.start_jitter_s", f"{start_jitter_s:g}"),
-    ]
+    return [("queue.aqm", case.aqm), *_run_overrides(case, sample_ms, start_jitter_s)]
 
 
 def parse_trace(text: str) -> list[list[float]]:

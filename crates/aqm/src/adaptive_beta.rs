@@ -3,7 +3,7 @@
 //! and an update every T_update with step factors Alpha and Beta in (0, 1].
 
 use crate::beta_curve::validate_theta;
-use crate::contract::ParamError;
+use crate::contract::{check_rate_bps, ParamError};
 use crate::param_doc::ParamDoc;
 
 /// The typical packet size of ABetaRED and DBetaRED: it also converts the link rate to
@@ -48,9 +48,7 @@ pub fn thresholds(
     t_target_ms: f64,
     mean_pkt_bytes: f64,
 ) -> Result<(f64, f64, f64), ParamError> {
-    if !(link.rate_bps > 0.0 && link.rate_bps.is_finite()) {
-        return Err(ParamError::new("rate_bps", "must be a number > 0"));
-    }
+    check_rate_bps(link.rate_bps)?;
     if link.buffer_pkts < MIN_BUFFER_PKTS {
         return Err(ParamError::new(
             "limit_pkts",

@@ -3,7 +3,7 @@
 //! target delay and the link rate as ns-3's RedQueueDisc does with ARED = true.
 
 use crate::adaptive_beta::LinkContext;
-use crate::contract::{Aqm, ParamError};
+use crate::contract::{check_rate_bps, Aqm, ParamError};
 use crate::drop_decision::Spacing;
 use crate::param_doc::{ParamDoc, FLAG};
 use crate::red::{
@@ -361,9 +361,7 @@ impl Ared {
     /// Adaptive RED on a link of `rate_bps`.
     pub fn new(params: AredParams, rate_bps: f64) -> Result<Self, ParamError> {
         params.validate()?;
-        if !(rate_bps > 0.0 && rate_bps.is_finite()) {
-            return Err(ParamError::new("rate_bps", "must be a number > 0"));
-        }
+        check_rate_bps(rate_bps)?;
         let config = params.configure(rate_bps);
         Ok(Ared {
             curve: AredCurve {

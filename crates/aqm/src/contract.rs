@@ -147,3 +147,13 @@ impl fmt::Display for ParamError {
 }
 
 impl std::error::Error for ParamError {}
+
+/// The rate of the link an AQM is built for, bits per second: a finite number > 0, else the
+/// error every AQM gives for it.
+pub fn check_rate_bps(rate_bps: f64) -> Result<f64, ParamError> {
+    if rate_bps > 0.0 && rate_bps.is_finite() {
+        Ok(rate_bps)
+    } else {
+        Err(ParamError::new("rate_bps", "must be a number > 0"))
+    }
+}

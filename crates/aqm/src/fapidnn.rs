@@ -13,7 +13,7 @@
 //! Jacobian ∂q/∂p, which the back-propagated error needs, is replaced by its sign, −1.
 
 use crate::adaptive_beta::LinkContext;
-use crate::contract::{Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
+use crate::contract::{check_rate_bps, Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
 use crate::param_doc::ParamDoc;
 use crate::registry::AqmParams;
 use crate::rng::Rng;
@@ -205,9 +205,7 @@ impl Fapidnn {
     /// FAPIDNN with validated parameters for `link`; the first sample is at time 0.
     pub fn new(params: FapidnnParams, link: LinkContext) -> Result<Self, ParamError> {
         params.validate()?;
-        if !(link.rate_bps > 0.0 && link.rate_bps.is_finite()) {
-            return Err(ParamError::new("rate_bps", "must be a number > 0"));
-        }
+        check_rate_bps(link.rate_bps)?;
         if link.buffer_pkts == 0 {
             return Err(ParamError::new("limit_pkts", "must be at least 1"));
         }

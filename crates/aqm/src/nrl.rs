@@ -15,7 +15,7 @@
 //! of x are reconstructions too (see [`NrlParams`]).
 
 use crate::adaptive_beta::LinkContext;
-use crate::contract::{Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
+use crate::contract::{check_rate_bps, Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
 use crate::param_doc::{ParamDoc, FLAG};
 use crate::registry::AqmParams;
 use crate::rng::Rng;
@@ -228,9 +228,7 @@ impl Nrl {
     /// NRL with validated parameters for `link`; the first sample is at time 0.
     pub fn new(params: NrlParams, link: LinkContext) -> Result<Self, ParamError> {
         params.validate()?;
-        if !(link.rate_bps > 0.0 && link.rate_bps.is_finite()) {
-            return Err(ParamError::new("rate_bps", "must be a number > 0"));
-        }
+        check_rate_bps(link.rate_bps)?;
         Ok(Nrl {
             interval_ns: ((params.sample_interval_ms * 1e6).round() as u64).max(1),
             rate_bps: link.rate_bps,

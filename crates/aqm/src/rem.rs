@@ -5,7 +5,7 @@
 //! link's capacity; each arrival is dropped (or marked) with probability 1 − φ^(−price).
 
 use crate::adaptive_beta::LinkContext;
-use crate::contract::{Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
+use crate::contract::{check_rate_bps, Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
 use crate::param_doc::ParamDoc;
 use crate::registry::AqmParams;
 use crate::rng::Rng;
@@ -160,9 +160,7 @@ impl Rem {
     /// (ns-2 arms its timer when the queue is reset at the start of the run).
     pub fn new(params: RemParams, rate_bps: f64) -> Result<Self, ParamError> {
         params.validate()?;
-        if !(rate_bps > 0.0 && rate_bps.is_finite()) {
-            return Err(ParamError::new("rate_bps", "must be a number > 0"));
-        }
+        check_rate_bps(rate_bps)?;
         let interval_ns = ((params.update_interval_ms * 1e6).round() as u64).max(1);
         let capacity_pkts =
             params.update_interval_ms * 1e-3 * rate_bps / (8.0 * params.mean_pkt_bytes);

@@ -4,7 +4,7 @@
 //! over the period. Both formulas live in [`crate::red_tuning`], shared with the model.
 
 use crate::adaptive_beta::LinkContext;
-use crate::contract::{Aqm, ParamError};
+use crate::contract::{check_rate_bps, Aqm, ParamError};
 use crate::drop_decision::Spacing;
 use crate::param_doc::{ParamDoc, FLAG};
 use crate::red::{
@@ -224,9 +224,7 @@ impl SelfTuningRed {
     /// Self-tuning RED with validated parameters on a link of `rate_bps`.
     pub fn new(params: SelfTuningRedParams, rate_bps: f64) -> Result<Self, ParamError> {
         params.validate()?;
-        if !(rate_bps > 0.0 && rate_bps.is_finite()) {
-            return Err(ParamError::new("rate_bps", "must be a number > 0"));
-        }
+        check_rate_bps(rate_bps)?;
         let capacity_pkts_per_s = rate_bps / (8.0 * params.mean_pkt_bytes);
         let w = if params.w_from_bound {
             Self::w_from_bound(&params, capacity_pkts_per_s)
