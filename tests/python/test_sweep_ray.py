@@ -51,7 +51,7 @@ lines = "N"
 
 
 def _experiment(tmp_path: Path, seeds: int, duration_s: float) -> Path:
-    """2 x `seeds` runs with traces; a run of 300 s takes about 0.8 s here."""
+    """2 x `seeds` runs with traces; a run of 300 s takes about half a second here."""
     text = EXPERIMENT.replace("SEEDS", str(list(range(1, seeds + 1))))
     path = tmp_path / "cluster.toml"
     path.write_text(textwrap.dedent(text.replace("DURATION", str(duration_s))), "utf-8")
@@ -193,6 +193,22 @@ def _sweep_args(path: Path, out: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "aqmlab.cli", "sweep", str(path), "--out", str(out), *extra]
 
 
+def _wait_until_simulating(node: Node, proc: subprocess.Popen) -> None:
+    """Until one of `node`'s worker processes is inside a run (Ray titles it `ray::simulate`
+    while the task executes and `ray::IDLE` between tasks)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        for pid in _descendants(node.proc.pid):
+            try:
+                title = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if title.startswith(b"ray::simulate"):
+                return
+        time.sleep(0.01)
+    raise AssertionError("the node ran no simulation within 60 s")
+
+
 def _wait_for_records(out: Path, count: int, proc: subprocess.Popen) -> int:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
@@ -209,10 +225,10 @@ def test_lost_worker_node_run_is_run_again(tmp_path, cluster):
     doomed = Node(f"--address={address}")
     nodes.append(doomed)
     _wait_for_cpus(address, 3)
-    path, out = _experiment(tmp_path, seeds=6, duration_s=300.0), tmp_path / "out"
+    path, out = _experiment(tmp_path, seeds=6, duration_s=600.0), tmp_path / "out"
     args = _sweep_args(path, out, "--backend", "ray", "--address", address)
     proc = subprocess.Popen(args, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _wait_for_records(out, 4, proc)  # every node has started its workers by now
+    _wait_until_simulating(doomed, proc)  # a run of about a second is in flight there
     doomed.kill()
     stdout, stderr = (s.decode() for s in proc.communicate(timeout=120))
     assert proc.returncode == 0, stderr
