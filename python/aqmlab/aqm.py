@@ -13,13 +13,15 @@ the description of every AQM's parameters.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from . import _core
 from .tables import render_table
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PARAM_COLUMNS = ("name", "unit", "default", "allowed", "help")
 """The columns of `params`."""
@@ -72,6 +74,8 @@ def params(name: str | None = None) -> pd.DataFrame:
     has none (an empty frame). With `name` None: every AQM, with a first column `aqm`.
     Raises `ScenarioError` listing the AQMs for an unknown name. The descriptions sit next to
     each parameter struct in `crates/aqm/src/<aqm>.rs`."""
+    import pandas as pd
+
     chosen = names() if name is None else [name]
     rows = [{"aqm": aqm, **row} for aqm in chosen for row in _core.aqm_params(aqm)]
     columns = list(PARAM_COLUMNS) if name is not None else ["aqm", *PARAM_COLUMNS]

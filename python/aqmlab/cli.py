@@ -8,12 +8,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 from . import _core
 from .arg_types import finite_float, float_list, job_count
 from .cli_inspect import add_parser as add_inspect_parser
-from .compare import CompareError, compare_table
 from .experiment import Experiment, ExperimentError, is_experiment_file
 from .interrupt import Interrupted, handle_sigterm
 from .model_cli import add_parser as add_model_parser
@@ -113,12 +110,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise CliError(f"cannot write results to '{out_dir}': {e.strerror or e}") from None
     print(summary_table(result.summary_dict))
-    if len(result.ports) > 1:
-        print("\nper port:\n" + ports_table(result.ports))
-    if len(result.groups) > 1:
-        print("\nper group:\n" + groups_table(result.groups))
-    if len(result.fct):
-        print("\nflow completion times:\n" + fct_table(result.fct))
+    if result.rows("ports") > 1:
+        print("\nper port:\n" + ports_table(result.records("ports")))
+    if result.rows("groups") > 1:
+        print("\nper group:\n" + groups_table(result.records("groups")))
+    if result.rows("fct"):
+        print("\nflow completion times:\n" + fct_table(result.records("fct")))
     print(f"\nresults: {out_dir}")
     return 0
 
@@ -146,6 +143,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
+    from .compare import CompareError, compare_table
+
     try:
         print(compare_table(args.dirs))
     except CompareError as e:
@@ -267,6 +266,8 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def _cmd_curves(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from .curves import curves_table, plot_curves
 
     if len(args.theta) > MAX_CURVES:

@@ -130,8 +130,5 @@ def add_parser(commands: Any, error: ErrorType) -> None:
         "plot", help="draw a run's queue, AQM state, cwnds and per-flow throughput"
     )
     p.add_argument("run_dir", metavar="RUN_DIR", help="a folder written by aqmlab run")
-    p.add_argument(
-        "--out", metavar="DIR", help=f"output folder (default RUN_DIR/{FIGURES_DIR})"
-    )
+    p.add_argument("--out", metavar="DIR", help=f"output folder (default RUN_DIR/{FIGURES_DIR})")
     p.set_defaults(func=cmd_plot, inspect_error=error)
-

@@ -25,12 +25,14 @@ integers (NumPy's too, not floats); value lists are finite numbers.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from . import _core
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Params = Mapping[str, Any]
 
@@ -97,6 +99,8 @@ def fixed_points(params: Params | None = None) -> pd.DataFrame:
     (stable exactly for w below it), `w_bound_eq312` (the closed form eq. (3.12) where it
     applies, else NaN), `stable`, and `p_max` in force. Empty when the equilibrium falls on a
     jump of the drop function (see `equilibrium`)."""
+    import pandas as pd
+
     eq = equilibrium(params)
     columns = ["q_avg_pkts", "p", "eigenvalue", "gain", "w_bound", "w_bound_eq312", "stable"]
     df = pd.DataFrame(eq["fixed_points"], columns=columns)
@@ -127,6 +131,8 @@ def orbit(
     """`steps` iterations (0..49999999) of the map from `q0_pkts` (in [0, B]; default mid-way
     between q_min and q_max): columns `n`, `q_avg_pkts`, `q_pkts` (the instantaneous queue
     averaged into q_avg at step n; NaN at n = 0) and `derivative` f'(q_avg)."""
+    import pandas as pd
+
     return pd.DataFrame(_core.model_orbit(_params(params), q0_pkts, steps))
 
 
@@ -165,6 +171,8 @@ def bifurcation(
     cycle without further evaluations of the map. Runs in Rust on `threads` threads (0: all
     cores, at most 1024). Ranges: `iterations` >= 1, `transient` below it, `keep` at most
     iterations - transient (and 5·10⁷ iterates over all values), `max_period` 1..100000."""
+    import pandas as pd
+
     name = canonical(param)
     out = _core.model_bifurcation(
         _params(params),
@@ -213,6 +221,8 @@ def stability_map(
     columns named after the two parameters, then `period`, `lyapunov`, `q_star_pkts`,
     `eigenvalue`, `w_bound`, `fixed_point_stable` (options as `bifurcation`; at most 5·10⁷
     cells)."""
+    import pandas as pd
+
     x, y = canonical(x_param), canonical(y_param)
     out = _core.model_stability_map(
         _params(params),
@@ -235,4 +245,6 @@ def stability_map(
 def map_curve(params: Params | None = None, points: int = 2001) -> pd.DataFrame:
     """The map on a grid of `points` values (2..50000000) of q_avg over [0, B]: `q_avg_pkts`,
     `p` = p(q_avg), `q_pkts` = Q(p(q_avg)), `f` = f(q_avg) and `derivative` = f'(q_avg)."""
+    import pandas as pd
+
     return pd.DataFrame(_core.model_map(_params(params), points))

@@ -17,15 +17,17 @@ import argparse
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from . import model
 from .arg_types import finite_float, float_list
 from .outdir import check_target, staged
 from .tables import render_table
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 RESULTS_DIR = Path("results") / "model"
 
@@ -429,7 +431,6 @@ def _positive(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"invalid count {text!r}: expected an integer >= 1")
     return n
-
 
 
 def _sweep_options(p: argparse.ArgumentParser, default_from: float, default_to: float) -> None:

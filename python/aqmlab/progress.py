@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
-
-from tqdm import tqdm
+from typing import Any
 
 LINE_INTERVAL_S = 5.0
 """Seconds between progress lines when stderr is not a terminal."""
@@ -32,9 +31,11 @@ class Progress:
         self.n = initial
         self._start = time.monotonic()
         self._last_line = self._start
-        self._bar: tqdm | None = None
+        self._bar: Any = None  # a tqdm bar
         self._lines = enabled and not sys.stderr.isatty()
         if enabled and not self._lines:
+            from tqdm import tqdm  # only on a terminal: its import takes 50 ms
+
             self._bar = tqdm(
                 total=total,
                 initial=initial,

@@ -254,8 +254,7 @@ def reproduce(
         else f"a Ray cluster ({address or 'local instance'}, {jobs or 'all'} runs at a time)"
     )
     info["wall time of this invocation"] = (
-        f"{wall_s:.0f} s with {workers}; "
-        f"{sweep.cpu_s:.0f} CPU seconds in the simulations run now"
+        f"{wall_s:.0f} s with {workers}; {sweep.cpu_s:.0f} CPU seconds in the simulations run now"
     )
     if problems:
         info["problems"] = "; ".join(problems)

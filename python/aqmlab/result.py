@@ -1,4 +1,9 @@
-"""The outcome of one run as DataFrames, and its deterministic on-disk form."""
+"""The outcome of one run as tables, and its deterministic on-disk form.
+
+A run from the core keeps its tables as the core's columns and builds a pandas DataFrame only
+when one is asked for: `aqmlab run` writes its Parquet files straight from the columns and never
+imports pandas (docs/architecture.md, "Start-up and output").
+"""
 
 from __future__ import annotations
 
@@ -7,20 +12,26 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-import pyarrow as pa
 import pyarrow.parquet as pq
 import tomllib
 
-from . import _core
+from . import _core, parquet
 from .outdir import staged
+from .parquet import Columns, Table
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TABLES = ("summary", "timeseries", "flows", "groups", "cwnd", "ports", "port_timeseries", "fct")
 """The tables of a run; each is written as `<name>.parquet` (and `<name>.csv` on request)."""
 
 SUMMARY_JSON = "summary.json"
+
+FCT_INT_COLUMNS = ("group", "size_min_bytes", "flows", "completed")
+"""The integer columns of the completion-time table; the others are float64, also when the
+table has no rows (no finite flows), so every run writes the same schema."""
 
 
 def _json_safe(value: Any) -> Any:
@@ -34,81 +45,103 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
-def parquet_bytes(df: pd.DataFrame) -> bytes:
-    """A DataFrame as Parquet with fixed options and no index or library-version metadata, so
-    the same table always gives the same bytes."""
-    table = pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(None)
-    sink = pa.BufferOutputStream()
-    pq.write_table(
-        table,
-        sink,
-        compression="zstd",
-        compression_level=3,
-        use_dictionary=True,
-        write_statistics=True,
-        version="2.6",
-        data_page_version="1.0",
-    )
-    return sink.getvalue().to_pybytes()
-
-
-def _write_parquet(df: pd.DataFrame, path: Path) -> None:
-    """Write `parquet_bytes(df)` to `path`."""
-    with open(path, "wb") as f:
-        f.write(parquet_bytes(df))
-
-
-def _named_groups(table: pd.DataFrame, scenario_text: str) -> pd.DataFrame:
+def _named_groups(columns: Columns, scenario_text: str) -> dict[str, list]:
     """A table with a `group` index column (the per-group table, the completion times) with
     each group's name (from the resolved scenario) after it: `all` for a scenario with one
     `[traffic.schedule]`."""
     traffic = tomllib.loads(scenario_text).get("traffic", {})
     names = [g["name"] for g in traffic.get("groups", [])] or ["all"]
-    table.insert(1, "name", [names[int(g)] for g in table["group"]] if len(table) else [])
-    return table
+    items = list(columns.items())
+    named = [names[int(g)] for g in columns.get("group", [])]
+    return dict(items[:1] + [("name", named)] + items[1:])
 
 
-def _typed_fct(columns: Mapping[str, list]) -> pd.DataFrame:
-    """The completion-time table with its column types kept when it has no rows (no finite
-    flows), so every run writes the same schema."""
-    ints = ("group", "size_min_bytes", "flows", "completed")
+def _fct_dtypes(columns: Columns) -> dict[str, str]:
+    return {k: "int64" if k in FCT_INT_COLUMNS else "float64" for k in columns if k != "name"}
+
+
+def _frame(table: Table, dtypes: Mapping[str, str]) -> pd.DataFrame:
+    """A table as a DataFrame (columns of `dtypes` with that dtype)."""
+    import pandas as pd
+
+    if not isinstance(table, Mapping):
+        return table
     return pd.DataFrame(
-        {k: pd.Series(v, dtype="int64" if k in ints else "float64") for k, v in columns.items()}
+        {k: pd.Series(v, dtype=dtypes[k]) if k in dtypes else v for k, v in table.items()}
     )
 
 
 class RunResult:
     """Summary (one row), time series, per-port, per-flow and per-group tables, completion
-    times and cwnd traces of one run, with the provenance needed to repeat it."""
+    times and cwnd traces of one run, with the provenance needed to repeat it.
+
+    Each table is given as a DataFrame or as columns (a mapping of column name to values) and
+    read as a DataFrame (`result.timeseries`, ...); `records(name)` gives its rows as dicts.
+    """
 
     def __init__(
         self,
         summary: Mapping[str, Any],
-        timeseries: pd.DataFrame,
-        flows: pd.DataFrame,
-        cwnd: pd.DataFrame,
+        timeseries: Table,
+        flows: Table,
+        cwnd: Table,
         scenario_text: str,
         seed: int,
         source: str | None = None,
         overrides: Sequence[tuple[str, str]] = (),
-        groups: pd.DataFrame | None = None,
-        ports: pd.DataFrame | None = None,
-        port_timeseries: pd.DataFrame | None = None,
-        fct: pd.DataFrame | None = None,
+        groups: Table | None = None,
+        ports: Table | None = None,
+        port_timeseries: Table | None = None,
+        fct: Table | None = None,
     ) -> None:
         self.summary_dict = dict(summary)
-        self.summary = pd.DataFrame([self.summary_dict])
-        self.timeseries = timeseries
-        self.flows = flows
-        self.groups = groups if groups is not None else pd.DataFrame()
-        self.ports = ports if ports is not None else pd.DataFrame()
-        self.port_timeseries = port_timeseries if port_timeseries is not None else pd.DataFrame()
-        self.fct = fct if fct is not None else pd.DataFrame()
-        self.cwnd = cwnd
+        self._tables: dict[str, Table] = {
+            "summary": {k: [v] for k, v in self.summary_dict.items()},
+            "timeseries": timeseries,
+            "flows": flows,
+            "groups": groups if groups is not None else {},
+            "cwnd": cwnd,
+            "ports": ports if ports is not None else {},
+            "port_timeseries": port_timeseries if port_timeseries is not None else {},
+            "fct": fct if fct is not None else {},
+        }
+        fct_table = self._tables["fct"]
+        self._dtypes = {"fct": _fct_dtypes(fct_table) if isinstance(fct_table, Mapping) else {}}
         self.scenario_text = scenario_text
         self.seed = int(seed)
         self.source = source
         self.overrides = [(str(k), str(v)) for k, v in overrides]
+
+    def table(self, name: str) -> pd.DataFrame:
+        """The table `name` (one of `TABLES`) as a DataFrame, built once."""
+        frame = _frame(self._tables[name], self._dtypes.get(name, {}))
+        self._tables[name] = frame
+        return frame
+
+    def rows(self, name: str) -> int:
+        """The number of rows of table `name`."""
+        table = self._tables[name]
+        if isinstance(table, Mapping):
+            return len(next(iter(table.values()), []))
+        return len(table)
+
+    def records(self, name: str) -> list[dict[str, Any]]:
+        """The rows of table `name` as dicts, column name -> value."""
+        table = self._tables[name]
+        if isinstance(table, Mapping):
+            return [dict(zip(table, row)) for row in zip(*table.values())]
+        return table.to_dict("records")
+
+    summary = property(lambda self: self.table("summary"), doc="The summary, one row.")
+    timeseries = property(lambda self: self.table("timeseries"), doc="The sampled queue.")
+    flows = property(lambda self: self.table("flows"), doc="One row per flow.")
+    groups = property(lambda self: self.table("groups"), doc="One row per flow group.")
+    cwnd = property(lambda self: self.table("cwnd"), doc="The traced flows' cwnd.")
+    ports = property(lambda self: self.table("ports"), doc="One row per measured port.")
+    port_timeseries = property(
+        lambda self: self.table("port_timeseries"), doc="Every measured port, sampled."
+    )
+    fct = property(lambda self: self.table("fct"), doc="Completion times of finite flows.")
 
     @classmethod
     def from_core(
@@ -117,25 +150,27 @@ class RunResult:
         source: str | None = None,
         overrides: Sequence[tuple[str, str]] = (),
     ) -> RunResult:
-        """Wrap the dict returned by `_core.run_scenario`."""
+        """Wrap the dict returned by `_core.run_scenario` (its tables stay columns)."""
         return cls(
             summary=out["summary"],
-            timeseries=pd.DataFrame(out["timeseries"]),
-            flows=pd.DataFrame(out["flows"]),
-            cwnd=pd.DataFrame(out["cwnd"]),
+            timeseries=out["timeseries"],
+            flows=out["flows"],
+            cwnd=out["cwnd"],
             scenario_text=out["scenario"],
             seed=out["seed"],
             source=source,
             overrides=overrides,
-            groups=_named_groups(pd.DataFrame(out["groups"]), out["scenario"]),
-            ports=pd.DataFrame(out["ports"]),
-            port_timeseries=pd.DataFrame(out["port_timeseries"]),
-            fct=_named_groups(_typed_fct(out["fct"]), out["scenario"]),
+            groups=_named_groups(out["groups"], out["scenario"]),
+            ports=out["ports"],
+            port_timeseries=out["port_timeseries"],
+            fct=_named_groups(out["fct"], out["scenario"]),
         )
 
     @classmethod
     def read(cls, out_dir: str | os.PathLike[str]) -> RunResult:
         """Load a result written by `write`."""
+        import pandas as pd
+
         out_dir = Path(out_dir)
         meta = json.loads((out_dir / SUMMARY_JSON).read_text(encoding="utf-8"))
         # Parquet stores NaN metrics (an undefined settling time) as null.
@@ -181,10 +216,12 @@ class RunResult:
         """
         with staged(out_dir, "run", overwrite=overwrite) as tmp_dir:
             for name in TABLES:
-                df = getattr(self, name)
-                _write_parquet(df, tmp_dir / f"{name}.parquet")
+                path = tmp_dir / f"{name}.parquet"
+                parquet.write_parquet(self._tables[name], path, self._dtypes.get(name))
                 if csv:
-                    df.to_csv(tmp_dir / f"{name}.csv", index=False, lineterminator="\n")
+                    self.table(name).to_csv(
+                        tmp_dir / f"{name}.csv", index=False, lineterminator="\n"
+                    )
             text = json.dumps(self.provenance(), sort_keys=True, indent=2, allow_nan=False)
             (tmp_dir / SUMMARY_JSON).write_text(text + "\n", encoding="utf-8")
         return Path(out_dir)
@@ -192,6 +229,6 @@ class RunResult:
     def __repr__(self) -> str:
         aqm = self.summary_dict.get("aqm")
         return (
-            f"RunResult(aqm={aqm!r}, seed={self.seed}, timeseries={len(self.timeseries)} rows, "
-            f"flows={len(self.flows)} rows)"
+            f"RunResult(aqm={aqm!r}, seed={self.seed}, timeseries={self.rows('timeseries')} "
+            f"rows, flows={self.rows('flows')} rows)"
         )

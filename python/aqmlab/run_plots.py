@@ -214,4 +214,3 @@ def plot_run(
         return _save(fig, open_resumable(out_dir, PLOT_KIND, option=option), stem)
     finally:
         plt.close(fig)
-

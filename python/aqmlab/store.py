@@ -12,11 +12,13 @@ import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+from .parquet import parquet_bytes
+from .result import _json_safe
 
-from .result import _json_safe, parquet_bytes
+if TYPE_CHECKING:
+    import pandas as pd
 
 RUNS_DIR = "runs"
 TRACES_SUFFIX = ".timeseries.parquet"
@@ -106,16 +108,22 @@ class RunStore:
         return record
 
     def read_traces(self, run_id: str) -> pd.DataFrame:
+        import pandas as pd
+
         return pd.read_parquet(self.traces_path(run_id))
 
     def read_port_traces(self, run_id: str) -> pd.DataFrame:
         """Every port's time series (long: a `port` column); empty for a one-port run."""
+        import pandas as pd
+
         path = self.port_traces_path(run_id)
         return pd.read_parquet(path) if path.is_file() else pd.DataFrame()
 
     def read_ports(self, run_id: str) -> pd.DataFrame:
         """The run's per-port table (one row per measured port); empty for a run stored
         before the store kept it."""
+        import pandas as pd
+
         return pd.DataFrame(self.read(run_id).get("ports", {}))
 
     def ids(self) -> set[str]:

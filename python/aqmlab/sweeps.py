@@ -15,18 +15,19 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
-
-import pandas as pd
+from typing import TYPE_CHECKING, Protocol
 
 from . import _core
 from .experiment import Experiment, RunSpec
 from .interrupt import Interrupted
 from .outdir import open_resumable
+from .parquet import parquet_bytes, write_parquet
 from .progress import Progress
-from .result import _write_parquet, parquet_bytes
 from .store import RunStore, encode_record
 from .workers import init_worker
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BACKENDS = ("local", "ray")
 """Where a sweep's runs are simulated: local worker processes, or a Ray cluster."""
@@ -103,11 +104,9 @@ def simulate(spec: RunSpec) -> FinishedRun:
         "cpu_s": round(cpu_s, 3),
     }
     several_ports = len(out["ports"].get("port", [])) > 1
-    timeseries = parquet_bytes(pd.DataFrame(out["timeseries"])) if spec.traces else None
+    timeseries = parquet_bytes(out["timeseries"]) if spec.traces else None
     port_timeseries = (
-        parquet_bytes(pd.DataFrame(out["port_timeseries"]))
-        if spec.traces and several_ports
-        else None
+        parquet_bytes(out["port_timeseries"]) if spec.traces and several_ports else None
     )
     return FinishedRun(
         spec.run_id, _core.version(), encode_record(record), timeseries, port_timeseries, cpu_s
@@ -314,6 +313,8 @@ def _one_line(e: BaseException) -> str:
 def table(experiment: Experiment, specs: Sequence[RunSpec], store: RunStore) -> pd.DataFrame:
     """The tidy table of an experiment: one row per stored run, the grid's parameter columns
     (and `seed`) first, then every summary metric. Runs not stored are left out."""
+    import pandas as pd
+
     rows = []
     for spec in specs:
         if not store.has(spec.run_id):
@@ -335,7 +336,7 @@ def write_table(df: pd.DataFrame, directory: str | os.PathLike[str], stem: str) 
         tmp = directory / f".{stem}{suffix}.tmp-{os.getpid()}"
         try:
             if suffix == ".parquet":
-                _write_parquet(df, tmp)
+                write_parquet(df, tmp)
             else:
                 df.to_csv(tmp, index=False, lineterminator="\n")
             os.replace(tmp, path)
@@ -407,6 +408,7 @@ def load_traces(
 ) -> dict[object, pd.DataFrame]:
     """The stored time series of a traces experiment, keyed by the value of its
     `plot.lines` axis (the first stored run of each value: lowest seed, first grid point)."""
+
     key = experiment.plot.lines
     out: dict[object, pd.DataFrame] = {}
     for spec in sorted(specs, key=lambda s: s.seed):

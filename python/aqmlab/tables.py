@@ -78,25 +78,24 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     return render_table(("metric", "value"), rows)
 
 
-def _frame_table(
-    df: Any, columns: Sequence[tuple[str, str, float, int]], text_columns: int
+def _records_table(
+    records: Sequence[Mapping[str, Any]],
+    columns: Sequence[tuple[str, str, float, int]],
+    text_columns: int,
 ) -> str:
-    """Rows of a DataFrame as text: each (column, header, scale, decimals), text columns
-    first (decimals < 0 marks a column shown as is)."""
+    """Rows (dicts, as `RunResult.records` gives them) as text: each (column, header, scale,
+    decimals), text columns first (decimals < 0 marks a column shown as is)."""
     headers = [h for _, h, _, _ in columns]
     rows = [
-        [
-            str(r[c]) if d < 0 else format_number(r[c], scale, d)
-            for c, _, scale, d in columns
-        ]
-        for r in df.to_dict("records")
+        [str(r[c]) if d < 0 else format_number(r[c], scale, d) for c, _, scale, d in columns]
+        for r in records
     ]
     return render_table(headers, rows, text_columns)
 
 
-def ports_table(ports: Any) -> str:
+def ports_table(ports: Sequence[Mapping[str, Any]]) -> str:
     """One line per measured port: queue, drops, marks, efficiency, throughput."""
-    return _frame_table(
+    return _records_table(
         ports,
         [
             ("name", "port", 1, -1),
@@ -112,9 +111,9 @@ def ports_table(ports: Any) -> str:
     )
 
 
-def groups_table(groups: Any) -> str:
+def groups_table(groups: Sequence[Mapping[str, Any]]) -> str:
     """One line per flow group: throughput, delay, jitter, fairness, loss."""
-    return _frame_table(
+    return _records_table(
         groups,
         [
             ("name", "group", 1, -1),
@@ -131,9 +130,9 @@ def groups_table(groups: Any) -> str:
     )
 
 
-def fct_table(fct: Any) -> str:
+def fct_table(fct: Sequence[Mapping[str, Any]]) -> str:
     """One line per group and size bin of finite flows: completion-time statistics."""
-    return _frame_table(
+    return _records_table(
         fct,
         [
             ("name", "group", 1, -1),

@@ -78,10 +78,10 @@ def test_a_failed_write_keeps_the_earlier_result(small_result, tmp_path, monkeyp
     small_result.write(out)
     before = _snapshot(out)
 
-    def broken(df, path):
+    def broken(table, path, dtypes=None):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("aqmlab.result._write_parquet", broken)
+    monkeypatch.setattr("aqmlab.parquet.write_parquet", broken)
     with pytest.raises(OSError):
         small_result.write(out, overwrite=True)
     assert _snapshot(out) == before
