@@ -57,6 +57,7 @@ def _named_groups(columns: Columns, scenario_text: str) -> dict[str, list]:
 
 
 def _fct_dtypes(columns: Columns) -> dict[str, str]:
+    """The dtype of every column of the completion-time table but `name`."""
     return {k: "int64" if k in FCT_INT_COLUMNS else "float64" for k in columns if k != "name"}
 
 

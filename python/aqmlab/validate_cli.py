@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import validate_ns2, validate_ns3
 from .arg_types import job_count
 from .outdir import open_resumable
 from .validate import Outcome, ValidationError, default_jobs
@@ -49,6 +48,8 @@ def _out_dir(args: argparse.Namespace, simulator: str) -> Path:
 
 
 def cmd_ns2(args: argparse.Namespace) -> int:
+    from . import validate_ns2  # here, not at the top: other commands start without it
+
     error: ErrorType = args.validate_error
     try:
         ns = validate_ns2.find_ns()
@@ -64,6 +65,8 @@ def cmd_ns2(args: argparse.Namespace) -> int:
 
 
 def cmd_ns3(args: argparse.Namespace) -> int:
+    from . import validate_ns3  # here, not at the top: other commands start without it
+
     error: ErrorType = args.validate_error
     g = validate_ns3.grid(args.quick)
     try:

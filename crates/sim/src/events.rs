@@ -9,6 +9,12 @@
 //! of transmission) so sift through a heap of one entry per busy lane, not one per packet in
 //! flight and per pending timer. An event keeps the sequence number it got when scheduled, so
 //! the order of events is exactly that of one heap holding them all.
+//!
+//! Any event may go into any lane whose last event is no later: the order does not depend on
+//! how events are spread over lanes, only the cost does. Links alike (the many access links of
+//! a dumbbell) share a lane, and a packet that would come before the shared lane's last one
+//! goes into its own link's lane instead (`push_shared`): the heap of heads stays a few
+//! entries long.
 
 use crate::packet::Packet;
 use std::cmp::Ordering;
@@ -107,8 +113,8 @@ impl EventQueue {
         self.timers.push(Entry { time_ns, seq, slot });
     }
 
-    /// Schedule `event` at `time_ns` in FIFO `lane` (a link), whose events must come in
-    /// non-decreasing time.
+    /// Schedule `event` at `time_ns` in FIFO `lane`, whose events must come in non-decreasing
+    /// time.
     pub fn push_lane(&mut self, lane: u32, time_ns: u64, event: Event) {
         let seq = self.next_seq();
         let index = lane as usize;
@@ -129,6 +135,16 @@ impl EventQueue {
             });
         }
         queue.push_back((time_ns, seq, event));
+    }
+
+    /// Schedule `event` at `time_ns` in lane `shared` when it comes no earlier than that lane's
+    /// last event, else in lane `own` (whose events must come in non-decreasing time).
+    pub fn push_shared(&mut self, shared: u32, own: u32, time_ns: u64, event: Event) {
+        let fits = match self.lanes.get(shared as usize).and_then(|q| q.back()) {
+            Some(&(last_ns, _, _)) => time_ns >= last_ns,
+            None => true,
+        };
+        self.push_lane(if fits { shared } else { own }, time_ns, event);
     }
 
     /// Take the earliest event.
@@ -208,34 +224,39 @@ mod tests {
         }
     }
 
-    #[test]
-    fn lanes_and_timers_pop_as_one_heap_would() {
-        // A pseudo-random mix of timers (any time) and three lanes (non-decreasing times per
-        // lane), popped while more are pushed, against a reference list that pops the least
-        // (time, scheduling order) of everything pending.
+    /// Push a pseudo-random mix of timers (at any time not yet past) and packets on `links`
+    /// links (non-decreasing times per link, scheduled by `push_link(queue, link, time,
+    /// event)`), popping while pushing, and check every pop against a reference list that pops
+    /// the least (time, scheduling order) of everything pending. Returns the number of pops
+    /// checked while pushing.
+    fn check_against_one_heap(
+        seed: u64,
+        count: u32,
+        links: usize,
+        mut push_link: impl FnMut(&mut EventQueue, usize, u64, Event),
+    ) -> u32 {
         let mut q = EventQueue::default();
         let mut pending: Vec<(u64, u32)> = Vec::new();
-        let mut lane_last = [0u64; 3];
-        let mut state = 12345u64;
+        let mut link_last = vec![0u64; links];
+        let mut state = seed;
         let mut next = || {
             state = state
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             state >> 33
         };
-        let mut now = 0u64;
-        let mut pops = 0;
-        for id in 0..5000u32 {
+        let (mut now, mut pops) = (0u64, 0);
+        for id in 0..count {
             let r = next();
             if r % 4 == 0 {
                 let t = now + next() % 50;
                 q.push(t, Event::FlowStart { flow: id });
                 pending.push((t, id));
             } else {
-                let lane = (r % 3) as usize;
-                let t = lane_last[lane].max(now) + next() % 7;
-                lane_last[lane] = t;
-                q.push_lane(lane as u32, t, Event::Emit { flow: id });
+                let link = (r % links as u64) as usize;
+                let t = link_last[link].max(now) + next() % 9;
+                link_last[link] = t;
+                push_link(&mut q, link, t, Event::Emit { flow: id });
                 pending.push((t, id));
             }
             while next() % 2 == 0 {
@@ -252,7 +273,29 @@ mod tests {
             .map(|(t, e)| (t, flow_of(e)))
             .collect();
         assert_eq!(rest, pending);
+        pops
+    }
+
+    #[test]
+    fn lanes_and_timers_pop_as_one_heap_would() {
+        let pops = check_against_one_heap(12345, 5000, 3, |q, link, t, e| {
+            q.push_lane(link as u32, t, e)
+        });
         assert!(pops > 1000);
+    }
+
+    #[test]
+    fn shared_lanes_pop_as_one_heap_would() {
+        // Links 0 and 1 share lane 10, links 2 and 3 lane 11; a packet that comes before its
+        // shared lane's last one goes into its link's own lane (0..3).
+        let mut fell_back = 0;
+        check_against_one_heap(99, 20_000, 4, |q, link, t, e| {
+            q.push_shared(10 + link as u32 / 2, link as u32, t, e);
+            if q.lanes[link].back().is_some_and(|&(last, _, _)| last == t) {
+                fell_back += 1;
+            }
+        });
+        assert!(fell_back > 100, "{fell_back} packets in their own lanes");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Laying out a run: the flows' plans, the network from the topology's builder (each managed
 //! port with its own AQM, timer and random stream), the flows' endpoints and the first events.
 
-use super::Simulation;
+use super::{ports, Simulation};
 use crate::aqm_factory;
 use crate::events::{Event, EventQueue};
 use crate::flow::Flow;
@@ -126,6 +126,7 @@ impl Simulation {
             sample_step_ns: ms_to_ns(scenario.measure.sample_interval_ms).max(1),
             now_ns: 0,
             events,
+            shared_lanes: ports::shared_link_lanes(&built.net),
             net: built.net,
             aqm_avg: vec![(0.0, 0); built.measured.len()],
             measured: built.measured,

@@ -28,6 +28,8 @@ pub struct Simulation {
     end_ns: u64,
     events: EventQueue,
     net: Network,
+    /// Per port: the event lane its packets share with links like it (`ports.rs`).
+    shared_lanes: Vec<u32>,
     /// Ports with a managed queue; the first is the summary's bottleneck.
     measured: Vec<MeasuredPort>,
     flows: Vec<Flow>,
