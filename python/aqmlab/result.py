@@ -56,17 +56,20 @@ def _named_groups(columns: Columns, scenario_text: str) -> dict[str, list]:
     return dict(items[:1] + [("name", named)] + items[1:])
 
 
-def _fct_dtypes(columns: Columns) -> dict[str, str]:
-    """The dtype of every column of the completion-time table but `name`."""
-    return {k: "int64" if k in FCT_INT_COLUMNS else "float64" for k in columns if k != "name"}
+def _dtypes(name: str, table: Table) -> dict[str, str]:
+    """The dtypes table `name` given as columns keeps with or without rows: those of the
+    completion-time table (every column but `name`); none for the others."""
+    if name != "fct" or not isinstance(table, Mapping):
+        return {}
+    return {k: "int64" if k in FCT_INT_COLUMNS else "float64" for k in table if k != "name"}
 
 
 def _frame(table: Table, dtypes: Mapping[str, str]) -> pd.DataFrame:
     """A table as a DataFrame (columns of `dtypes` with that dtype)."""
-    import pandas as pd
-
     if not isinstance(table, Mapping):
         return table
+    import pandas as pd
+
     return pd.DataFrame(
         {k: pd.Series(v, dtype=dtypes[k]) if k in dtypes else v for k, v in table.items()}
     )
@@ -106,8 +109,6 @@ class RunResult:
             "port_timeseries": port_timeseries if port_timeseries is not None else {},
             "fct": fct if fct is not None else {},
         }
-        fct_table = self._tables["fct"]
-        self._dtypes = {"fct": _fct_dtypes(fct_table) if isinstance(fct_table, Mapping) else {}}
         self.scenario_text = scenario_text
         self.seed = int(seed)
         self.source = source
@@ -115,7 +116,7 @@ class RunResult:
 
     def table(self, name: str) -> pd.DataFrame:
         """The table `name` (one of `TABLES`) as a DataFrame, built once."""
-        frame = _frame(self._tables[name], self._dtypes.get(name, {}))
+        frame = _frame(self._tables[name], _dtypes(name, self._tables[name]))
         self._tables[name] = frame
         return frame
 
@@ -218,7 +219,7 @@ class RunResult:
         with staged(out_dir, "run", overwrite=overwrite) as tmp_dir:
             for name in TABLES:
                 path = tmp_dir / f"{name}.parquet"
-                parquet.write_parquet(self._tables[name], path, self._dtypes.get(name))
+                parquet.write_parquet(self._tables[name], path, _dtypes(name, self._tables[name]))
                 if csv:
                     self.table(name).to_csv(
                         tmp_dir / f"{name}.csv", index=False, lineterminator="\n"

@@ -277,6 +277,53 @@ def aqmlab_extra(result: Any) -> dict[str, Any]:
     return {"summary": summary, "periods": periods}
 
 
+WINDOW_COLUMNS = (
+    ("link efficiency", "link_efficiency", ".4f"),
+    ("average queue (pkts)", "avg_queue_pkts", ".1f"),
+    ("queue STD (pkts)", "std_queue_pkts", ".1f"),
+    ("drop rate", "drop_rate", ".3%"),
+    ("mark rate", "mark_rate", ".3%"),
+    ("mean delay (ms)", "delay_mean_ms", ".1f"),
+)
+"""The window's metrics in the seed-by-seed tables: (header, key, format)."""
+
+SIDES = ("ns2", "aqmlab")
+"""The two sides of a run, in the order the tables show them."""
+
+
+def _seed_table(
+    title: str,
+    columns: Sequence[tuple[str, str, str]],
+    cases: Sequence[Any],
+    seeds_of: Callable[[Any], Sequence[int]],
+    values: Callable[[Any, int, str], dict[str, Any]],
+) -> str:
+    """`title`, then one row per case and seed with each column's value on the ns-2 side and
+    the aqmlab side (`values(case, seed, side)`: key -> a number, or a text shown as it is),
+    "–" where a value is missing or not finite."""
+
+    def shown(x: Any, form: str) -> str:
+        if isinstance(x, str):
+            return x
+        return format(float(x), form) if math.isfinite(float(x)) else "–"
+
+    lines = [
+        title,
+        "",
+        "| case | seed | " + " | ".join(name for name, _, _ in columns) + " |",
+        "|---|---:|" + "---|" * len(columns),
+    ]
+    for case in cases:
+        for seed in seeds_of(case):
+            runs = [values(case, seed, side) for side in SIDES]
+            cells = [
+                " / ".join(shown(v.get(key, math.nan), form) for v in runs)
+                for _, key, form in columns
+            ]
+            lines.append(f"| {case.label} | {seed} | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
 def p_max_table(
     cases: Sequence[ChenTunedCase],
     seeds_of: Callable[[Any], Sequence[int]],
@@ -284,35 +331,18 @@ def p_max_table(
 ) -> str:
     """Seed by seed, ns-2 / aqmlab: the window's metrics, the mark rate and the final p_max,
     under a line saying so; `read(case, seed, side)` is a stored run or None."""
-    columns = (
-        ("link efficiency", "link_efficiency", ".4f"),
-        ("average queue (pkts)", "avg_queue_pkts", ".1f"),
-        ("queue STD (pkts)", "std_queue_pkts", ".1f"),
-        ("drop rate", "drop_rate", ".3%"),
-        ("mark rate", "mark_rate", ".3%"),
-        ("mean delay (ms)", "delay_mean_ms", ".1f"),
-        ("final p_max", "p_max_final", ".3g"),
-    )
-    lines = [
+
+    def values(case: ChenTunedCase, seed: int, side: str) -> dict[str, Any]:
+        run = read(case, seed, side)
+        return {} if run is None else dict(run["summary"])
+
+    return _seed_table(
         "ARED and self-tuning RED seed by seed (ns-2 / aqmlab), with p_max at the end:",
-        "",
-        "| case | seed | " + " | ".join(name for name, _, _ in columns) + " |",
-        "|---|---:|" + "---|" * len(columns),
-    ]
-
-    def cell(runs: list[dict[str, Any] | None], key: str, form: str) -> str:
-        vals = []
-        for run in runs:
-            v = math.nan if run is None else float(run["summary"].get(key, math.nan))
-            vals.append("–" if not math.isfinite(v) else format(v, form))
-        return " / ".join(vals)
-
-    for case in cases:
-        for seed in seeds_of(case):
-            runs = [read(case, seed, side) for side in ("ns2", "aqmlab")]
-            cells = " | ".join(cell(runs, key, form) for _, key, form in columns)
-            lines.append(f"| {case.label} | {seed} | {cells} |")
-    return "\n".join(lines)
+        (*WINDOW_COLUMNS, ("final p_max", "p_max_final", ".3g")),
+        cases,
+        seeds_of,
+        values,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -472,53 +502,29 @@ def rem_pi_table(
 ) -> str:
     """Seed by seed, ns-2 / aqmlab: the window's metrics, the mark rate, and how the queue
     swings over the window (from each run's stored trace; see `oscillation`)."""
-    columns = (
-        ("link efficiency", "link_efficiency", ".4f"),
-        ("average queue (pkts)", "avg_queue_pkts", ".1f"),
-        ("queue STD (pkts)", "std_queue_pkts", ".1f"),
-        ("drop rate", "drop_rate", ".3%"),
-        ("mark rate", "mark_rate", ".3%"),
-        ("mean delay (ms)", "delay_mean_ms", ".1f"),
-        ("queue 5–95 % (pkts)", "q_range", ""),
-        ("time empty", "empty_fraction", ".1%"),
-        ("period (s)", "period_s", ".1f"),
-    )
-    lines = [
-        "REM and PI seed by seed (ns-2 / aqmlab), with the queue's 5th–95th percentiles, the "
-        f"time it is empty and the period of its swing over the window (from a {TRACE_MS:g} ms "
-        "trace):",
-        "",
-        "| case | seed | " + " | ".join(name for name, _, _ in columns) + " |",
-        "|---|---:|" + "---|" * len(columns),
-    ]
 
-    def values(run: dict[str, Any] | None, start_s: float) -> dict[str, Any]:
+    def values(case: ChenRemPiCase, seed: int, side: str) -> dict[str, Any]:
+        run = read(case, seed, side)
         if run is None:
             return {}
         v: dict[str, Any] = dict(run["summary"])
-        osc = oscillation(run.get("trace", []), start_s)
+        osc = oscillation(run.get("trace", []), case.window_start_s)
         v.update(osc)
         if math.isfinite(osc["q_p05"]):
             v["q_range"] = f"{osc['q_p05']:.0f}–{osc['q_p95']:.0f}"
         return v
 
-    for case in cases:
-        for seed in seeds_of(case):
-            runs = [values(read(case, seed, side), case.window_start_s) for side in REM_PI_SIDES]
-            cells = []
-            for _, key, form in columns:
-                shown = []
-                for v in runs:
-                    x = v.get(key, math.nan)
-                    if isinstance(x, str):
-                        shown.append(x)
-                    elif math.isfinite(float(x)):
-                        shown.append(format(float(x), form))
-                    else:
-                        shown.append("–")
-                cells.append(" / ".join(shown))
-            lines.append(f"| {case.label} | {seed} | {' | '.join(cells)} |")
-    return "\n".join(lines)
-
-
-REM_PI_SIDES = ("ns2", "aqmlab")
+    return _seed_table(
+        "REM and PI seed by seed (ns-2 / aqmlab), with the queue's 5th–95th percentiles, the "
+        f"time it is empty and the period of its swing over the window (from a {TRACE_MS:g} ms "
+        "trace):",
+        (
+            *WINDOW_COLUMNS,
+            ("queue 5–95 % (pkts)", "q_range", ""),
+            ("time empty", "empty_fraction", ".1%"),
+            ("period (s)", "period_s", ".1f"),
+        ),
+        cases,
+        seeds_of,
+        values,
+    )
