@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 LINE_INTERVAL_S = 5.0
 """Seconds between progress lines when stderr is not a terminal."""
@@ -31,7 +34,7 @@ class Progress:
         self.n = initial
         self._start = time.monotonic()
         self._last_line = self._start
-        self._bar: Any = None  # a tqdm bar
+        self._bar: tqdm | None = None
         self._lines = enabled and not sys.stderr.isatty()
         if enabled and not self._lines:
             from tqdm import tqdm  # only on a terminal: its import takes 50 ms
