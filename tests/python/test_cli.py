@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import REPO_ROOT, run_cli
+import aqmlab
+from conftest import REPO_ROOT, assert_usage_error, run_cli
 
 
 def _files(directory):
@@ -130,3 +131,51 @@ def test_run_prints_per_port_and_per_group_tables(tmp_path):
     assert "per port:" in proc.stdout and "D->E" in proc.stdout
     assert "per group:" in proc.stdout and "N2" in proc.stdout
     assert (tmp_path / "out" / "ports.parquet").exists()
+
+
+TRIANGLE = """
+duration_s = 3.0
+[topology]
+kind = "network"
+routers = ["A", "B", "C"]
+[[topology.links]]
+from = "A"
+to = "B"
+rate_mbps = 20.0
+delay_ms = 10.0
+[[topology.links]]
+from = "B"
+to = "C"
+rate_mbps = 20.0
+delay_ms = 10.0
+[[topology.links]]
+from = "A"
+to = "C"
+rate_mbps = 5.0
+delay_ms = 30.0
+queue = { aqm = "codel" }
+[queue]
+aqm = "red"
+limit_pkts = 200
+[[traffic.groups]]
+path = ["A", "C"]
+[traffic.groups.schedule]
+kind = "constant"
+flows = 4
+"""
+
+
+def test_a_network_runs_from_python_and_a_broken_one_is_refused(tmp_path):
+    result = aqmlab.run(aqmlab.Scenario.from_text(TRIANGLE))
+    ports = result.ports.set_index("name")
+    assert list(ports.index) == ["A->B", "B->C", "A->C"]
+    # A to C is one hop over the direct link, so only that port sees the flows.
+    assert ports.loc["A->C", "arrivals"] > 0
+    assert ports.loc[["A->B", "B->C"], "arrivals"].sum() == 0
+    assert set(result.flows["rtt_prop_ms"]) == {2 * (1.0 + 30.0 + 1.0)}
+    broken = tmp_path / "broken.toml"
+    broken.write_text(TRIANGLE.replace('to = "B"', 'to = "Z"', 1))
+    out = tmp_path / "out"
+    proc = run_cli("run", str(broken), "--out", str(out))
+    assert_usage_error(proc, 'topology.links[0].to: "Z" is not a router')
+    assert not out.exists()

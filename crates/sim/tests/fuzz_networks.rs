@@ -1,10 +1,12 @@
-//! Property-based tests of networks and traffic sources: small chains of 2 to 5 routers, each
-//! link with its own rate, delay and AQM (and sometimes a managed reverse port), and groups
-//! on random paths sending bulk or finite TCP or CBR or ON/OFF UDP under every schedule kind.
-//! Each run keeps packet conservation and every port's counting identity, queue bound and
-//! rate, and repeats byte for byte; broken networks (dangling router names, paths that do not
-//! exist, repeated routers, wrong link counts, zero-rate links, bad sources) give one line
-//! naming the key. `make fuzz` sets PROPTEST_CASES to 10 000.
+//! Property-based tests of networks and traffic sources: small chains of 2 to 5 routers, or
+//! the same routers as a network with chords (links between routers further apart, so routes
+//! have cycles to avoid), each link with its own rate, delay and AQM (and sometimes a managed
+//! reverse port), and groups on random paths sending bulk or finite TCP or CBR or ON/OFF UDP
+//! under every schedule kind. Each run keeps packet conservation and every port's counting
+//! identity, queue bound and rate, and repeats byte for byte; broken networks (dangling router
+//! names, links from a router to itself or twice between one pair, routers cut off, paths that
+//! do not exist, repeated routers, wrong link counts, zero-rate links, bad sources) give one
+//! line naming the key. `make fuzz` sets PROPTEST_CASES to 10 000.
 
 mod common;
 
@@ -27,6 +29,10 @@ struct Net {
     links: Vec<Link>,
     limit_pkts: u32,
     groups: Vec<Group>,
+    /// Written as `kind = "network"` (links name their routers) rather than a chain.
+    network: bool,
+    /// A network's links beyond the line: routers (a, b) with b ≥ a + 2, each pair once.
+    chords: Vec<(usize, usize, Link)>,
 }
 
 fn router(i: usize) -> String {
@@ -40,19 +46,23 @@ impl Net {
 
     fn text(&self) -> String {
         let l = f64::from(self.limit_pkts);
-        let max_rate = self.links.iter().map(|k| k.0).fold(0.0, f64::max);
+        let max_rate = self.all_links().map(|(_, _, k)| k.0).fold(0.0, f64::max);
         let routers: Vec<String> = self.routers().iter().map(|r| format!("\"{r}\"")).collect();
         let mut t = format!(
-            "duration_s = {}\nseed = {}\n[topology]\nkind = \"chain\"\nrouters = [{}]\n\
+            "duration_s = {}\nseed = {}\n[topology]\nkind = \"{}\"\nrouters = [{}]\n\
              access_rate_mbps = 100.0\nsender_delay_ms = {{ uniform = [0.0, 10.0] }}\n",
             self.duration_s,
             self.seed,
+            if self.network { "network" } else { "chain" },
             routers.join(", ")
         );
-        for Link(rate, delay, aqm, reverse) in &self.links {
-            t += &format!(
-                "[[topology.links]]\nrate_mbps = {rate}\ndelay_ms = {delay}\nqueue = {{ aqm = \"{aqm}\" }}\n"
-            );
+        for (a, b, Link(rate, delay, aqm, reverse)) in self.all_links() {
+            t += "[[topology.links]]\n";
+            if self.network {
+                t += &format!("from = \"{}\"\nto = \"{}\"\n", router(a), router(b));
+            }
+            t +=
+                &format!("rate_mbps = {rate}\ndelay_ms = {delay}\nqueue = {{ aqm = \"{aqm}\" }}\n");
             if *reverse {
                 t += "reverse_queue = {}\n";
             }
@@ -82,12 +92,17 @@ impl Net {
         t + "[measure]\nwindow = \"all\"\n"
     }
 
+    /// Every link in file order with the routers it joins: the line, then the chords.
+    fn all_links(&self) -> impl Iterator<Item = (usize, usize, &Link)> {
+        let line = self.links.iter().enumerate().map(|(i, k)| (i, i + 1, k));
+        line.chain(self.chords.iter().map(|(a, b, k)| (*a, *b, k)))
+    }
+
     /// Each measured port's buffer: every forward port, and the managed reverse ones.
     fn limits(&self) -> Vec<f64> {
         let l = f64::from(self.limit_pkts);
-        self.links
-            .iter()
-            .flat_map(|k| if k.3 { vec![l, l] } else { vec![l] })
+        self.all_links()
+            .flat_map(|(_, _, k)| if k.3 { vec![l, l] } else { vec![l] })
             .collect()
     }
 }
@@ -149,11 +164,23 @@ fn net() -> impl Strategy<Value = Net> {
     (
         0.5f64..2.5,
         0u64..1000,
-        proptest::collection::vec(link, 1..5),
+        proptest::collection::vec(link.clone(), 1..5),
         10u32..300,
+        any::<bool>(),
+        proptest::collection::vec((0usize..5, 0usize..5, link), 0..3),
     )
-        .prop_flat_map(|(d, seed, links, limit)| {
+        .prop_flat_map(|(d, seed, links, limit, network, chords)| {
             let routers = links.len() + 1;
+            // Chords between routers at least two apart, each pair once; none on a chain.
+            let mut pairs: Vec<(usize, usize, Link)> = Vec::new();
+            for (a, b, k) in chords.into_iter().filter(|_| network) {
+                let (a, b) = (a % routers, b % routers);
+                let pair = (a.min(b), a.max(b));
+                let taken = |p: &&(usize, usize, Link)| (p.0.min(p.1), p.0.max(p.1)) == pair;
+                if pair.1 >= pair.0 + 2 && !pairs.iter().any(|p| taken(&p)) {
+                    pairs.push((a, b, k));
+                }
+            }
             let path = (0..routers, 0..routers - 1).prop_map(move |(a, b)| {
                 let b = if b >= a { b + 1 } else { b };
                 (a, b)
@@ -161,17 +188,21 @@ fn net() -> impl Strategy<Value = Net> {
             let group =
                 (path, source(), schedule(d)).prop_map(|((a, b), src, sch)| Group(a, b, src, sch));
             (
-                Just((d, seed, links, limit)),
+                Just((d, seed, links, limit, network, pairs)),
                 proptest::collection::vec(group, 1..4),
             )
         })
-        .prop_map(|((duration_s, seed, links, limit_pkts), groups)| Net {
-            duration_s,
-            seed,
-            links,
-            limit_pkts,
-            groups,
-        })
+        .prop_map(
+            |((duration_s, seed, links, limit_pkts, network, chords), groups)| Net {
+                duration_s,
+                seed,
+                links,
+                limit_pkts,
+                groups,
+                network,
+                chords,
+            },
+        )
 }
 
 fn run(text: &str) -> sim::result::RunResult {
@@ -179,8 +210,14 @@ fn run(text: &str) -> sim::result::RunResult {
         .unwrap_or_else(|e| panic!("a valid scenario failed: {e:?}\n{text}"))
 }
 
-/// A valid network's text broken one way, and the key path the error must name.
+/// A valid network's text broken one way, and the key path the error must name: cases 10 to
+/// 13 break what only a network has (a chain takes cases 0 to 3 instead).
 fn broken(n: &Net, how: usize, seed: usize) -> (String, String) {
+    let how = if how >= 10 && !n.network {
+        how - 10
+    } else {
+        how
+    };
     let text = n.text();
     let routers = n.routers();
     let path_of = |g: &Group| format!("path = [\"{}\", \"{}\"]", router(g.0), router(g.1));
@@ -261,11 +298,45 @@ fn broken(n: &Net, how: usize, seed: usize) -> (String, String) {
             ),
             format!("traffic.groups[{g}].sender_delay_ms"),
         ),
-        _ => (
+        9 => (
             // The first key a dumbbell does not know, in the table's (sorted) order.
-            text.replacen("kind = \"chain\"", "kind = \"dumbbell\"", 1),
+            text.replacen(
+                &format!("kind = \"{}\"", if n.network { "network" } else { "chain" }),
+                "kind = \"dumbbell\"",
+                1,
+            ),
             "topology.links".into(),
         ),
+        10 => (
+            nth_link(&text, "to = \"", "to = \"nowhere"),
+            format!("topology.links[{k}].to"),
+        ),
+        11 => (
+            nth_link(
+                &text,
+                &format!("to = \"{}\"", router(k + 1)),
+                &format!("to = \"{}\"", router(k)),
+            ),
+            format!("topology.links[{k}].to"),
+        ),
+        12 => {
+            // The k-th link again, its ends swapped, after every other link.
+            let (a, b) = (router(k), router(k + 1));
+            let again = format!("from = \"{b}\"\nto = \"{a}\"\nrate_mbps = 1.0\ndelay_ms = 1.0\n");
+            let at = text.find("[queue]").expect("the [queue] table");
+            let total = n.links.len() + n.chords.len();
+            (
+                format!("{}[[topology.links]]\n{again}{}", &text[..at], &text[at..]),
+                format!("topology.links[{total}].to"),
+            )
+        }
+        _ => {
+            let island = routers_line.replacen(']', ", \"island\"]", 1);
+            (
+                text.replacen(&routers_line, &island, 1),
+                "topology.links".into(),
+            )
+        }
     }
 }
 
@@ -299,7 +370,7 @@ proptest! {
     #[test]
     fn broken_networks_give_one_line_naming_the_key(
         n in net(),
-        how in 0usize..10,
+        how in 0usize..14,
         seed in 0usize..1000,
     ) {
         let (text, path) = broken(&n, how, seed);

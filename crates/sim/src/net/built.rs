@@ -4,6 +4,7 @@
 use super::fifo_port::FifoQueue;
 use super::managed_port::ManagedQueue;
 use super::network::{Network, PortQueue};
+use super::routing::path_delay_ns;
 use crate::scenario::{AccessLinks, DelaySpec, QueueSpec, ScenarioError};
 use crate::time::ms_to_ns;
 use aqm::Rng;
@@ -105,30 +106,24 @@ impl Access {
         }
     }
 
-    /// Attach every flow of `access` (flow ids in order): `route(a)` gives the flow's ingress
-    /// and egress routers and the one-way delay of the core links between them, ns.
+    /// Attach every flow of `access` (flow ids in order) between the ingress and egress
+    /// routers `route(a)` gives.
     pub fn attach_all(
         &self,
         net: &mut Network,
         access: &[FlowAccess],
-        route: impl Fn(&FlowAccess) -> (u32, u32, u64),
-    ) -> Vec<FlowEnds> {
+        route: impl Fn(&FlowAccess) -> (u32, u32),
+    ) -> Vec<Attached> {
         (0u32..)
             .zip(access)
             .map(|(flow, a)| {
-                let (ingress, egress, core_ns) = route(a);
-                let (sender, receiver, access_ns) = self.attach(net, flow, a, ingress, egress);
-                FlowEnds {
-                    sender,
-                    receiver,
-                    rtt_prop_ns: 2 * (access_ns + core_ns),
-                }
+                let (ingress, egress) = route(a);
+                self.attach(net, flow, a, ingress, egress)
             })
             .collect()
     }
 
-    /// Add flow `flow`'s sender host on `ingress` and receiver host on `egress`; returns
-    /// the hosts and the sum of their access delays, ns.
+    /// Add flow `flow`'s sender host on `ingress` and receiver host on `egress`.
     fn attach(
         &self,
         net: &mut Network,
@@ -136,7 +131,7 @@ impl Access {
         a: &FlowAccess,
         ingress: u32,
         egress: u32,
-    ) -> (u32, u32, u64) {
+    ) -> Attached {
         let sender = net.add_host();
         let receiver = net.add_host();
         let i = a.index_in_group;
@@ -159,6 +154,27 @@ impl Access {
             fifo(router),
             fifo(host),
         );
-        (sender, receiver, sender_ns + receiver_ns)
+        Attached { sender, receiver }
+    }
+}
+
+/// The two hosts of one flow, attached before the routes are computed.
+pub struct Attached {
+    /// Sender host.
+    pub sender: u32,
+    /// Receiver host.
+    pub receiver: u32,
+}
+
+impl Attached {
+    /// The flow's ends with its round-trip propagation delay, once `net` has its routes: the
+    /// delays along the route there plus those along the route back.
+    pub fn with_routes(self, net: &Network) -> FlowEnds {
+        FlowEnds {
+            sender: self.sender,
+            receiver: self.receiver,
+            rtt_prop_ns: path_delay_ns(net, self.sender, self.receiver)
+                + path_delay_ns(net, self.receiver, self.sender),
+        }
     }
 }

@@ -31,8 +31,9 @@ pub fn build(
         fifo(spec.access.router_buffer_pkts),
     );
     let hosts = Access::new(&spec.access, seed);
-    let flows = hosts.attach_all(&mut net, access, |_| (r1, r2, bottleneck_delay_ns));
+    let ends = hosts.attach_all(&mut net, access, |_| (r1, r2));
     compute_routes(&mut net);
+    let flows = ends.into_iter().map(|e| e.with_routes(&net)).collect();
     Ok(BuiltNet {
         net,
         measured: vec![MeasuredPort {

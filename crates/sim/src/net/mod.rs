@@ -1,10 +1,10 @@
 //! The network: nodes, point-to-point links with output ports, static routes, and the
-//! topology builders (dumbbell, chain) that lay a scenario's network out.
+//! topology builders (dumbbell; chain and network) that lay a scenario's network out.
 
 pub mod built;
-pub mod chain;
 pub mod dumbbell;
 pub mod fifo_port;
 pub mod managed_port;
 pub mod network;
+pub mod routers;
 pub mod routing;

@@ -70,6 +70,24 @@ pub fn compute_routes(net: &mut Network) {
     }
 }
 
+/// The propagation delay from host `from` to host `to` along the routes, ns (the routes must
+/// join them: every topology builder connects its routers).
+pub fn path_delay_ns(net: &Network, from: u32, to: u32) -> u64 {
+    let Node::Host { port } = net.nodes[from as usize] else {
+        unreachable!("flows start at hosts")
+    };
+    let (mut port, mut total_ns) = (port, 0);
+    loop {
+        let p = &net.ports[port as usize];
+        total_ns += p.delay_ns;
+        match &net.nodes[p.to_node as usize] {
+            _ if p.to_node == to => return total_ns,
+            Node::Router { routes } => port = routes[to as usize],
+            Node::Host { .. } => unreachable!("hosts do not forward"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fifo_port::FifoQueue;

@@ -296,34 +296,43 @@ fn topology(t: &Topology) -> Value {
             pairs.extend(access_links(&d.access));
             table(pairs)
         }
-        Topology::Chain(c) => {
-            let links = c
-                .links
-                .iter()
-                .map(|l| {
-                    let mut pairs =
-                        vec![("rate_mbps", f(l.rate_mbps)), ("delay_ms", f(l.delay_ms))];
-                    if !l.queue_overrides.is_empty() {
-                        pairs.push(("queue", Value::Table(l.queue_overrides.clone())));
-                    }
-                    if let Some((_, overrides)) = &l.reverse_queue {
-                        pairs.push(("reverse_queue", Value::Table(overrides.clone())));
-                    }
-                    table(pairs)
-                })
-                .collect();
-            let mut pairs = vec![
-                ("kind", s("chain")),
-                (
-                    "routers",
-                    Value::Array(c.routers.iter().map(|r| s(r)).collect()),
-                ),
-                ("links", Value::Array(links)),
-            ];
-            pairs.extend(access_links(&c.access));
-            table(pairs)
-        }
+        Topology::Chain(n) => router_net("chain", n, false),
+        Topology::Network(n) => router_net("network", n, true),
     }
+}
+
+/// A chain's or a network's table; a network's links name their routers.
+fn router_net(kind: &str, n: &RouterNet, named_ends: bool) -> Value {
+    let links = n
+        .links
+        .iter()
+        .map(|l| {
+            let mut pairs = Vec::new();
+            if named_ends {
+                pairs.push(("from", s(&n.routers[l.ends.0])));
+                pairs.push(("to", s(&n.routers[l.ends.1])));
+            }
+            pairs.push(("rate_mbps", f(l.rate_mbps)));
+            pairs.push(("delay_ms", f(l.delay_ms)));
+            if !l.queue_overrides.is_empty() {
+                pairs.push(("queue", Value::Table(l.queue_overrides.clone())));
+            }
+            if let Some((_, overrides)) = &l.reverse_queue {
+                pairs.push(("reverse_queue", Value::Table(overrides.clone())));
+            }
+            table(pairs)
+        })
+        .collect();
+    let mut pairs = vec![
+        ("kind", s(kind)),
+        (
+            "routers",
+            Value::Array(n.routers.iter().map(|r| s(r)).collect()),
+        ),
+        ("links", Value::Array(links)),
+    ];
+    pairs.extend(access_links(&n.access));
+    table(pairs)
 }
 
 /// The scenario as a TOML document.

@@ -32,37 +32,47 @@ pub struct Scenario {
 pub enum Topology {
     /// One bottleneck between two routers.
     Dumbbell(Dumbbell),
-    /// Routers in a line (a parking lot), each flow group entering and leaving at its own.
-    Chain(Chain),
+    /// Routers in a line (a parking lot), each flow group entering and leaving at its own;
+    /// link i joins routers i and i + 1.
+    Chain(RouterNet),
+    /// Any connected graph of routers and links, routed by the fewest hops.
+    Network(RouterNet),
 }
 
 /// Names of the topology kinds.
-pub const TOPOLOGY_NAMES: &[&str] = &["dumbbell", "chain"];
+pub const TOPOLOGY_NAMES: &[&str] = &["dumbbell", "chain", "network"];
 
 impl Topology {
     /// The topology's default sender and receiver access delays, ms.
     pub fn access_delays_ms(&self) -> (&DelaySpec, &DelaySpec) {
+        let a = match self {
+            Topology::Dumbbell(d) => &d.access,
+            Topology::Chain(n) | Topology::Network(n) => &n.access,
+        };
+        (&a.sender_delay_ms, &a.receiver_delay_ms)
+    }
+
+    /// The named routers and links of a chain or a network (None for the dumbbell).
+    pub fn router_net(&self) -> Option<&RouterNet> {
         match self {
-            Topology::Dumbbell(Dumbbell { access: a, .. })
-            | Topology::Chain(Chain { access: a, .. }) => {
-                (&a.sender_delay_ms, &a.receiver_delay_ms)
-            }
+            Topology::Dumbbell(_) => None,
+            Topology::Chain(n) | Topology::Network(n) => Some(n),
         }
     }
 }
 
 impl Scenario {
     /// Every managed queue of the network with the path it is read at and its link rate
-    /// (b/s), in port order: the dumbbell's bottleneck; a chain's links, each forward then
-    /// reverse when it has one.
+    /// (b/s), in port order: the dumbbell's bottleneck; a chain's or a network's links, each
+    /// forward then reverse when it has one.
     pub fn queues(&self) -> Vec<(String, &QueueSpec, f64)> {
         match &self.topology {
             Topology::Dumbbell(d) => {
                 vec![("queue".into(), &self.queue, d.bottleneck_rate_mbps * 1e6)]
             }
-            Topology::Chain(c) => {
+            Topology::Chain(n) | Topology::Network(n) => {
                 let mut out = Vec::new();
-                for (i, l) in c.links.iter().enumerate() {
+                for (i, l) in n.links.iter().enumerate() {
                     let rate_bps = l.rate_mbps * 1e6;
                     out.push((format!("topology.links[{i}].queue"), &l.queue, rate_bps));
                     if let Some((q, _)) = &l.reverse_queue {
@@ -101,23 +111,25 @@ pub struct AccessLinks {
     pub host_buffer_pkts: u32,
 }
 
-/// Routers `routers[0] — routers[1] — …` joined by `links` (link i joins routers i and
-/// i + 1); each flow's sender and receiver hang off its group's ingress and egress routers by
-/// their own access links.
+/// Named routers joined by links (a chain's link i joins routers i and i + 1; a network's
+/// join any two); each flow's sender and receiver hang off its group's ingress and egress
+/// routers by their own access links.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Chain {
-    /// Router names, in order along the chain (unique).
+pub struct RouterNet {
+    /// Router names (unique); a chain's in order along it.
     pub routers: Vec<String>,
-    /// The links between consecutive routers.
-    pub links: Vec<ChainLink>,
+    /// The links between routers.
+    pub links: Vec<RouterLink>,
     /// The access links and the drop-tail buffers of every other port.
     pub access: AccessLinks,
 }
 
-/// One link of a chain, with the queue of its forward port (toward the last router) and,
+/// One link between two routers, with the queue of its forward port (`from` → `to`) and,
 /// optionally, of its reverse port.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ChainLink {
+pub struct RouterLink {
+    /// The routers it joins, as indices into `routers`: (from, to).
+    pub ends: (usize, usize),
     /// Capacity, Mb/s.
     pub rate_mbps: f64,
     /// One-way propagation delay, ms.
@@ -191,8 +203,8 @@ pub struct FlowGroup {
     /// How long each flow runs before it stops, seconds, drawn per flow (None: as its
     /// schedule says).
     pub flow_duration_s: Option<DelaySpec>,
-    /// Ingress and egress routers of a chain (None: the chain's first and last; always None on
-    /// a dumbbell).
+    /// Ingress and egress routers of a chain or a network (None: its first and last router;
+    /// always None on a dumbbell).
     pub path: Option<[String; 2]>,
     /// What the group's flows send.
     pub source: Source,

@@ -1,4 +1,5 @@
-//! The `[topology]` table: a dumbbell, or a chain of routers with a queue per link.
+//! The `[topology]` table: a dumbbell, a chain of routers, or a network of routers joined by
+//! any links, each link with a queue of its own.
 
 use super::error::ScenarioError;
 use super::model::*;
@@ -14,7 +15,7 @@ const U32_MAX: i64 = u32::MAX as i64;
 /// then takes at most 524280 s, well inside the clock's range.
 const MIN_RATE_MBPS: f64 = 1e-6;
 
-/// The most routers of a chain.
+/// The most routers of a chain or a network.
 const MAX_ROUTERS: usize = 1024;
 
 /// The scenario's `[queue]`: its table as written (what a chain link's `queue` amends) and
@@ -43,15 +44,16 @@ pub fn topology(
             )?,
             access: access_links(&mut s, tcp)?,
         }),
-        _ => Topology::Chain(chain(&mut s, base, tcp)?),
+        "chain" => Topology::Chain(chain(&mut s, base, tcp)?),
+        _ => Topology::Network(network(&mut s, base, tcp)?),
     };
     s.finish()?;
     Ok(t)
 }
 
-fn chain(s: &mut Section, base: &BaseQueue, tcp: &TcpConfig) -> Result<Chain, ScenarioError> {
-    let routers = router_names(s)?;
-    let mut links = Vec::new();
+/// A chain: link i joins routers i and i + 1.
+fn chain(s: &mut Section, base: &BaseQueue, tcp: &TcpConfig) -> Result<RouterNet, ScenarioError> {
+    let routers = router_names(s, "a chain visits each router once (no cycles)")?;
     let items = array_of_tables(s, "links")?;
     if items.len() != routers.len() - 1 {
         return Err(s.error(
@@ -64,26 +66,130 @@ fn chain(s: &mut Section, base: &BaseQueue, tcp: &TcpConfig) -> Result<Chain, Sc
             ),
         ));
     }
-    for mut l in items {
-        let rate_mbps = rate(&mut l, "rate_mbps", None, tcp)?;
-        let delay_ms = l.f64("delay_ms", None, Range::Closed(0.0, MAX_TIME_MS))?;
-        let (queue, queue_overrides) = amended_queue(&mut l, "queue", base.table)?
-            .unwrap_or_else(|| (base.spec.clone(), Table::new()));
-        let reverse_queue = amended_queue(&mut l, "reverse_queue", base.table)?;
-        l.finish()?;
-        links.push(ChainLink {
-            rate_mbps,
-            delay_ms,
-            queue,
-            queue_overrides,
-            reverse_queue,
-        });
-    }
-    Ok(Chain {
+    let links = (0..)
+        .zip(items)
+        .map(|(i, l)| link(l, (i, i + 1), base, tcp))
+        .collect::<Result<_, _>>()?;
+    Ok(RouterNet {
         routers,
         links,
         access: access_links(s, tcp)?,
     })
+}
+
+/// A network: each link names the two routers it joins (`from`, `to`); no two links join
+/// the same pair, and every router can reach every other.
+fn network(s: &mut Section, base: &BaseQueue, tcp: &TcpConfig) -> Result<RouterNet, ScenarioError> {
+    let routers = router_names(s, "router names must be unique")?;
+    let items = array_of_tables(s, "links")?;
+    if items.is_empty() {
+        return Err(s.error("links", "must hold at least one link"));
+    }
+    let mut links: Vec<RouterLink> = Vec::with_capacity(items.len());
+    for mut l in items {
+        let from = router_of(&mut l, "from", &routers)?;
+        let to = router_of(&mut l, "to", &routers)?;
+        if from == to {
+            return Err(l.error(
+                "to",
+                format!(
+                    "\"{}\" is the link's own from: a link joins two different routers",
+                    routers[to]
+                ),
+            ));
+        }
+        let pair = (from.min(to), from.max(to));
+        if let Some(j) = links
+            .iter()
+            .position(|k| (k.ends.0.min(k.ends.1), k.ends.0.max(k.ends.1)) == pair)
+        {
+            return Err(l.error(
+                "to",
+                format!(
+                    "joins \"{}\" and \"{}\" as topology.links[{j}] does: one link per pair of routers (routes take the fewest hops, so a second would carry nothing)",
+                    routers[from], routers[to]
+                ),
+            ));
+        }
+        links.push(link(l, (from, to), base, tcp)?);
+    }
+    if let Some(lost) = unreachable_router(routers.len(), &links) {
+        return Err(s.error(
+            "links",
+            format!(
+                "leave \"{}\" unreachable from \"{}\": every router must be joined to every other by some chain of links",
+                routers[lost], routers[0]
+            ),
+        ));
+    }
+    Ok(RouterNet {
+        routers,
+        links,
+        access: access_links(s, tcp)?,
+    })
+}
+
+/// One `[[topology.links]]` entry joining the routers `ends`.
+fn link(
+    mut l: Section,
+    ends: (usize, usize),
+    base: &BaseQueue,
+    tcp: &TcpConfig,
+) -> Result<RouterLink, ScenarioError> {
+    let rate_mbps = rate(&mut l, "rate_mbps", None, tcp)?;
+    let delay_ms = l.f64("delay_ms", None, Range::Closed(0.0, MAX_TIME_MS))?;
+    let (queue, queue_overrides) = amended_queue(&mut l, "queue", base.table)?
+        .unwrap_or_else(|| (base.spec.clone(), Table::new()));
+    let reverse_queue = amended_queue(&mut l, "reverse_queue", base.table)?;
+    l.finish()?;
+    Ok(RouterLink {
+        ends,
+        rate_mbps,
+        delay_ms,
+        queue,
+        queue_overrides,
+        reverse_queue,
+    })
+}
+
+/// A link end `key`: the index of a router of `routers` (required).
+fn router_of(
+    l: &mut Section,
+    key: &'static str,
+    routers: &[String],
+) -> Result<usize, ScenarioError> {
+    let allowed = || format!("must be one of the routers {}", routers.join(", "));
+    match l.value(key) {
+        None => Err(l.error(key, format!("is required; {}", allowed()))),
+        Some(Value::String(name)) => routers
+            .iter()
+            .position(|r| r == name)
+            .ok_or_else(|| l.error(key, format!("\"{name}\" is not a router; {}", allowed()))),
+        Some(v) => Err(l.error(key, format!("{}, got {}", allowed(), type_name(v)))),
+    }
+}
+
+/// The first router (by index) that router 0 cannot reach over `links`, if any.
+fn unreachable_router(routers: usize, links: &[RouterLink]) -> Option<usize> {
+    let mut reached = vec![false; routers];
+    reached[0] = true;
+    let mut stack = vec![0];
+    while let Some(v) = stack.pop() {
+        for &(a, b) in links.iter().map(|l| &l.ends) {
+            let next = if a == v {
+                b
+            } else if b == v {
+                a
+            } else {
+                continue;
+            };
+            if !reached[next] {
+                reached[next] = true;
+                stack.push(next);
+            }
+        }
+    }
+    reached.iter().position(|&r| !r)
 }
 
 /// The access-link keys every topology shares.
@@ -97,8 +203,8 @@ fn access_links(s: &mut Section, tcp: &TcpConfig) -> Result<AccessLinks, Scenari
     })
 }
 
-/// `routers`: at least two distinct, non-empty names (a name twice would close a cycle).
-fn router_names(s: &mut Section) -> Result<Vec<String>, ScenarioError> {
+/// `routers`: at least two distinct, non-empty names; `twice` says why a name may not repeat.
+fn router_names(s: &mut Section, twice: &str) -> Result<Vec<String>, ScenarioError> {
     let allowed = format!("must be an array of 2 to {MAX_ROUTERS} distinct router names");
     let Some(v) = s.value("routers") else {
         return Err(s.error("routers", format!("is required; {allowed}")));
@@ -124,7 +230,7 @@ fn router_names(s: &mut Section) -> Result<Vec<String>, ScenarioError> {
         if names.contains(name) {
             return Err(ScenarioError::new(
                 path,
-                format!("\"{name}\" appears twice: a chain visits each router once (no cycles)"),
+                format!("\"{name}\" appears twice: {twice}"),
             ));
         }
         names.push(name.clone());

@@ -1,5 +1,5 @@
 //! The `[traffic]` table: one schedule of flows (`[traffic.schedule]`), or groups of flows
-//! (`[[traffic.groups]]`), each with its own schedule, start jitter, path through a chain,
+//! (`[[traffic.groups]]`), each with its own schedule, start jitter, path through a chain or network,
 //! access delays, flow durations, transport and source, and TCP settings on top of `[tcp]`.
 
 use super::error::ScenarioError;
@@ -103,22 +103,22 @@ pub fn traffic(
     Ok(t)
 }
 
-/// A group's `path = [ingress, egress]`: two different routers of the chain (None: absent,
-/// the chain's first and last). A dumbbell takes none.
+/// A group's `path = [ingress, egress]`: two different routers of the chain or network (None:
+/// absent, its first and last router). A dumbbell takes none.
 fn path(g: &mut Section, topology: &Topology) -> Result<Option<[String; 2]>, ScenarioError> {
     let Some(v) = g.value("path") else {
         return Ok(None);
     };
-    let Topology::Chain(chain) = topology else {
+    let Some(net) = topology.router_net() else {
         return Err(g.error(
             "path",
-            "only a chain topology has routers to enter and leave by; a dumbbell takes no path",
+            "only a chain or a network has routers to enter and leave by; a dumbbell takes no path",
         ));
     };
     let allowed = || {
         format!(
             "must be [ingress, egress]: two of {}",
-            chain.routers.join(", ")
+            net.routers.join(", ")
         )
     };
     let names: Vec<&str> = match v {
@@ -129,10 +129,10 @@ fn path(g: &mut Section, topology: &Topology) -> Result<Option<[String; 2]>, Sce
         return Err(g.error("path", allowed()));
     }
     for name in &names {
-        if !chain.routers.iter().any(|r| r == name) {
+        if !net.routers.iter().any(|r| r == name) {
             return Err(g.error(
                 "path",
-                format!("\"{name}\" is not a router of the chain; {}", allowed()),
+                format!("\"{name}\" is not a router of the topology; {}", allowed()),
             ));
         }
     }

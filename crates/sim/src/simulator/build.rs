@@ -12,27 +12,27 @@ use crate::metrics::series::Series;
 use crate::metrics::window::Window;
 use crate::net::built::{BuiltNet, FlowAccess};
 use crate::net::managed_port::ManagedQueue;
-use crate::net::{chain, dumbbell};
+use crate::net::{dumbbell, routers};
 use crate::scenario::{QueueSpec, Scenario, ScenarioError, Topology};
 use crate::time::{ms_to_ns, s_to_ns};
 use crate::traffic::{self, FlowPlan};
 use aqm::{Aqm, Rng};
 
 /// Where each flow attaches, by flow id: its group's access delays (or the topology's) and
-/// its path through a chain as router indices.
+/// its path through a chain or network as router indices.
 fn flow_access<'a>(sc: &'a Scenario, plans: &[(u32, FlowPlan)]) -> Vec<FlowAccess<'a>> {
     let groups = &sc.traffic.groups;
     let (sender_default, receiver_default) = sc.topology.access_delays_ms();
     // Each group's (ingress, egress) router indices, resolved once; the dumbbell ignores them.
     let paths: Vec<(usize, usize)> = match &sc.topology {
-        Topology::Chain(c) => {
-            let index = |name: &String| c.routers.iter().position(|r| r == name).unwrap_or(0);
+        Topology::Chain(n) | Topology::Network(n) => {
+            let index = |name: &String| n.routers.iter().position(|r| r == name).unwrap_or(0);
             groups
                 .iter()
                 .map(|g| {
                     g.path
                         .as_ref()
-                        .map_or((0, c.routers.len() - 1), |[a, b]| (index(a), index(b)))
+                        .map_or((0, n.routers.len() - 1), |[a, b]| (index(a), index(b)))
                 })
                 .collect()
         }
@@ -84,7 +84,9 @@ impl Simulation {
             };
         let built: BuiltNet = match &scenario.topology {
             Topology::Dumbbell(d) => dumbbell::build(d, &scenario.queue, &access, seed, &mut make)?,
-            Topology::Chain(c) => chain::build(c, &access, seed, &mut make)?,
+            Topology::Chain(n) | Topology::Network(n) => {
+                routers::build(n, &access, seed, &mut make)?
+            }
         };
         let groups = &scenario.traffic.groups;
         let flows: Vec<Flow> = built

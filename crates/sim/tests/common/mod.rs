@@ -17,6 +17,28 @@ pub fn fuzz_config(default_cases: u32) -> Config {
     }
 }
 
+/// Run a scenario that must be valid.
+pub fn run(text: &str) -> RunResult {
+    sim::run_scenario(text, &[], None, |_| Ok::<(), std::convert::Infallible>(()))
+        .unwrap_or_else(|e| panic!("a valid scenario failed: {e:?}"))
+}
+
+/// The error of a scenario that must be invalid.
+pub fn error(text: &str) -> String {
+    sim::resolve_scenario(text, &[])
+        .expect_err("an invalid scenario")
+        .to_string()
+}
+
+/// Each (text, start) case is refused with one line that starts with `start`.
+pub fn assert_errors_start_with(cases: &[(String, &str)]) {
+    for (text, expected) in cases {
+        let e = error(text);
+        assert!(e.starts_with(expected), "{e}\nexpected: {expected}");
+        assert!(!e.contains('\n'));
+    }
+}
+
 /// The summary metric `k`.
 pub fn m(r: &RunResult, k: &str) -> f64 {
     r.metric(k).unwrap_or_else(|| panic!("no metric {k}"))
