@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_errors_start_with, check_port_invariants, col, error, m, run};
+use common::{assert_errors_start_with, check_port_invariants, col, error, m, port_names, run};
 
 /// Routers A - B - C - D; the links' rates, and the groups' text.
 fn chain(rates: [f64; 3], groups: &str) -> String {
@@ -66,11 +66,7 @@ flows = 2
 #[test]
 fn groups_cross_the_ports_of_their_path() {
     let r = run(&chain([10.0, 100.0, 10.0], THREE_GROUPS));
-    let names: Vec<String> = match &r.ports.columns[1].1 {
-        sim::result::Column::Texts(v) => v.clone(),
-        _ => panic!("port names are text"),
-    };
-    assert_eq!(names, ["A->B", "B->C", "C->D", "D->C"]);
+    assert_eq!(port_names(&r), ["A->B", "B->C", "C->D", "D->C"]);
     check_port_invariants(&r, &[100.0, 50.0, 100.0, 100.0]);
     // Round trips: access 2 + 3 (13 for "first") plus the links crossed, both ways.
     let rtt = col(&r.flows, "rtt_prop_ms");

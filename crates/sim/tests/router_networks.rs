@@ -5,14 +5,7 @@
 
 mod common;
 
-use common::{assert_errors_start_with, check_port_invariants, col, error, m, run};
-
-fn port_names(r: &sim::result::RunResult) -> Vec<String> {
-    match &r.ports.columns[1].1 {
-        sim::result::Column::Texts(v) => v.clone(),
-        _ => panic!("port names are text"),
-    }
-}
+use common::{assert_errors_start_with, check_port_invariants, col, error, m, port_names, run};
 
 /// A square A - B - C - D - A with a diagonal A - C, each link with its own delay; `groups`
 /// is the traffic.

@@ -4,7 +4,7 @@
 use super::fifo_port::FifoQueue;
 use super::managed_port::ManagedQueue;
 use super::network::{Network, PortQueue};
-use super::routing::path_delay_ns;
+use super::routing::{compute_routes, path_delay_ns};
 use crate::scenario::{AccessLinks, DelaySpec, QueueSpec, ScenarioError};
 use crate::time::ms_to_ns;
 use aqm::Rng;
@@ -166,15 +166,17 @@ pub struct Attached {
     pub receiver: u32,
 }
 
-impl Attached {
-    /// The flow's ends with its round-trip propagation delay, once `net` has its routes: the
-    /// delays along the route there plus those along the route back.
-    pub fn with_routes(self, net: &Network) -> FlowEnds {
-        FlowEnds {
-            sender: self.sender,
-            receiver: self.receiver,
-            rtt_prop_ns: path_delay_ns(net, self.sender, self.receiver)
-                + path_delay_ns(net, self.receiver, self.sender),
-        }
-    }
+/// Compute `net`'s routes, then each flow's ends with its round-trip propagation delay: the
+/// delays along its route there plus those along its route back.
+pub fn route_flows(net: &mut Network, attached: Vec<Attached>) -> Vec<FlowEnds> {
+    compute_routes(net);
+    attached
+        .into_iter()
+        .map(|a| FlowEnds {
+            sender: a.sender,
+            receiver: a.receiver,
+            rtt_prop_ns: path_delay_ns(net, a.sender, a.receiver)
+                + path_delay_ns(net, a.receiver, a.sender),
+        })
+        .collect()
 }

@@ -1,9 +1,10 @@
 //! The dumbbell: N senders → R1 → R2 → N receivers. The bottleneck R1 → R2 port holds the
 //! scenario's queue and AQM; every other port is drop tail with a declared size.
 
-use super::built::{fifo, mbps_to_bps, Access, BuiltNet, FlowAccess, MeasuredPort, QueueMaker};
+use super::built::{
+    fifo, mbps_to_bps, route_flows, Access, BuiltNet, FlowAccess, MeasuredPort, QueueMaker,
+};
 use super::network::{Network, PortQueue};
-use super::routing::compute_routes;
 use crate::scenario::{Dumbbell, QueueSpec, ScenarioError};
 use crate::time::ms_to_ns;
 
@@ -31,9 +32,8 @@ pub fn build(
         fifo(spec.access.router_buffer_pkts),
     );
     let hosts = Access::new(&spec.access, seed);
-    let ends = hosts.attach_all(&mut net, access, |_| (r1, r2));
-    compute_routes(&mut net);
-    let flows = ends.into_iter().map(|e| e.with_routes(&net)).collect();
+    let attached = hosts.attach_all(&mut net, access, |_| (r1, r2));
+    let flows = route_flows(&mut net, attached);
     Ok(BuiltNet {
         net,
         measured: vec![MeasuredPort {

@@ -4,9 +4,10 @@
 //! A flow's sender hangs off its ingress router and its receiver off its egress router, each
 //! by its own access link; routes are the fewest hops (on a line, the line).
 
-use super::built::{fifo, mbps_to_bps, Access, BuiltNet, FlowAccess, MeasuredPort, QueueMaker};
+use super::built::{
+    fifo, mbps_to_bps, route_flows, Access, BuiltNet, FlowAccess, MeasuredPort, QueueMaker,
+};
 use super::network::{Network, PortQueue};
-use super::routing::compute_routes;
 use crate::scenario::{RouterNet, ScenarioError};
 use crate::time::ms_to_ns;
 
@@ -54,9 +55,8 @@ pub fn build(
         }
     }
     let hosts = Access::new(&spec.access, seed);
-    let ends = hosts.attach_all(&mut net, access, |a| (routers[a.path.0], routers[a.path.1]));
-    compute_routes(&mut net);
-    let flows = ends.into_iter().map(|e| e.with_routes(&net)).collect();
+    let attached = hosts.attach_all(&mut net, access, |a| (routers[a.path.0], routers[a.path.1]));
+    let flows = route_flows(&mut net, attached);
     Ok(BuiltNet {
         net,
         measured,

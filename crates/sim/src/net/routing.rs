@@ -80,11 +80,13 @@ pub fn path_delay_ns(net: &Network, from: u32, to: u32) -> u64 {
     loop {
         let p = &net.ports[port as usize];
         total_ns += p.delay_ns;
-        match &net.nodes[p.to_node as usize] {
-            _ if p.to_node == to => return total_ns,
-            Node::Router { routes } => port = routes[to as usize],
-            Node::Host { .. } => unreachable!("hosts do not forward"),
+        if p.to_node == to {
+            return total_ns;
         }
+        let Node::Router { routes } = &net.nodes[p.to_node as usize] else {
+            unreachable!("hosts do not forward")
+        };
+        port = routes[to as usize];
     }
 }
 

@@ -296,13 +296,15 @@ fn topology(t: &Topology) -> Value {
             pairs.extend(access_links(&d.access));
             table(pairs)
         }
-        Topology::Chain(n) => router_net("chain", n, false),
-        Topology::Network(n) => router_net("network", n, true),
+        Topology::Chain(n) => router_net("chain", n),
+        Topology::Network(n) => router_net("network", n),
     }
 }
 
-/// A chain's or a network's table; a network's links name their routers.
-fn router_net(kind: &str, n: &RouterNet, named_ends: bool) -> Value {
+/// A chain's or a network's table; a network's links name their routers (a chain's are
+/// implied by their order).
+fn router_net(kind: &str, n: &RouterNet) -> Value {
+    let named_ends = kind == "network";
     let links = n
         .links
         .iter()

@@ -7,6 +7,7 @@ use super::parse::{delay_spec, queue};
 use super::reader::{array_of_tables, num, type_name, Range, Section};
 use crate::tcp::config::TcpConfig;
 use crate::time::MAX_TIME_MS;
+use std::collections::BTreeMap;
 use toml::{Table, Value};
 
 const U32_MAX: i64 = u32::MAX as i64;
@@ -86,6 +87,7 @@ fn network(s: &mut Section, base: &BaseQueue, tcp: &TcpConfig) -> Result<RouterN
         return Err(s.error("links", "must hold at least one link"));
     }
     let mut links: Vec<RouterLink> = Vec::with_capacity(items.len());
+    let mut first_of_pair = BTreeMap::new();
     for mut l in items {
         let from = router_of(&mut l, "from", &routers)?;
         let to = router_of(&mut l, "to", &routers)?;
@@ -98,11 +100,8 @@ fn network(s: &mut Section, base: &BaseQueue, tcp: &TcpConfig) -> Result<RouterN
                 ),
             ));
         }
-        let pair = (from.min(to), from.max(to));
-        if let Some(j) = links
-            .iter()
-            .position(|k| (k.ends.0.min(k.ends.1), k.ends.0.max(k.ends.1)) == pair)
-        {
+        // The first link of each pair of routers, either way round.
+        if let Some(j) = first_of_pair.insert((from.min(to), from.max(to)), links.len()) {
             return Err(l.error(
                 "to",
                 format!(
@@ -171,18 +170,16 @@ fn router_of(
 
 /// The first router (by index) that router 0 cannot reach over `links`, if any.
 fn unreachable_router(routers: usize, links: &[RouterLink]) -> Option<usize> {
+    let mut neighbours = vec![Vec::new(); routers];
+    for &(a, b) in links.iter().map(|l| &l.ends) {
+        neighbours[a].push(b);
+        neighbours[b].push(a);
+    }
     let mut reached = vec![false; routers];
     reached[0] = true;
     let mut stack = vec![0];
     while let Some(v) = stack.pop() {
-        for &(a, b) in links.iter().map(|l| &l.ends) {
-            let next = if a == v {
-                b
-            } else if b == v {
-                a
-            } else {
-                continue;
-            };
+        for &next in &neighbours[v] {
             if !reached[next] {
                 reached[next] = true;
                 stack.push(next);

@@ -39,6 +39,14 @@ pub fn assert_errors_start_with(cases: &[(String, &str)]) {
     }
 }
 
+/// The names of the measured ports, in port order.
+pub fn port_names(r: &RunResult) -> Vec<String> {
+    match &r.ports.columns[1].1 {
+        Column::Texts(v) => v.clone(),
+        _ => panic!("port names are text"),
+    }
+}
+
 /// The summary metric `k`.
 pub fn m(r: &RunResult, k: &str) -> f64 {
     r.metric(k).unwrap_or_else(|| panic!("no metric {k}"))
