@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import math
 
+from .memory import ENV_VAR, MemoryBudgetError, parse_size
+
 
 def finite_float(text: str) -> float:
     """A finite number (no nan or inf)."""
@@ -39,3 +41,24 @@ def job_count(text: str) -> int:
     if jobs < 1:
         raise argparse.ArgumentTypeError(f"invalid job count {text!r}: expected an integer >= 1")
     return jobs
+
+
+def memory_size(text: str) -> int:
+    """A memory budget such as 8G or 512M (`aqmlab.memory.parse_size`)."""
+    try:
+        return parse_size(text)
+    except MemoryBudgetError:
+        raise argparse.ArgumentTypeError(
+            f"invalid size {text!r}: expected bytes or a number with K, M, G or T, such as 8G"
+        ) from None
+
+
+def add_memory_option(parser: argparse.ArgumentParser) -> None:
+    """`--max-memory SIZE`: the memory budget of the command (`aqmlab.memory`)."""
+    parser.add_argument(
+        "--max-memory",
+        type=memory_size,
+        metavar="SIZE",
+        help=f"memory a run or result may take, such as 8G (default: ${ENV_VAR}, else 4G); "
+        "larger requests are refused before any work",
+    )

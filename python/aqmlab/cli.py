@@ -9,13 +9,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import _core
-from .arg_types import finite_float, float_list, job_count
+from .arg_types import add_memory_option, finite_float, float_list, job_count
 from .cli_inspect import add_parser as add_inspect_parser
-from .experiment import Experiment, ExperimentError, is_experiment_file
+from .experiment import Experiment, ExperimentError, is_experiment_file, is_experiment_text
 from .interrupt import Interrupted, handle_sigterm
+from .memory import MemoryBudgetError
 from .model_cli import add_parser as add_model_parser
 from .outdir import OutputError, check_target, staged
 from .progress import Progress
+from .result import run_files
 from .runner import run
 from .scenario import Scenario
 from .sweeps import BACKENDS, BackendError
@@ -93,15 +95,25 @@ def _cmd_run(args: argparse.Namespace) -> int:
         scenario = Scenario.load(path)
     except OSError as e:
         raise CliError(f"cannot read scenario file '{path}': {e.strerror or e}") from None
+    if is_experiment_text(scenario.text):
+        raise CliError(
+            f"{path}: an experiment file, not a scenario (it names a base `scenario` and a "
+            f"grid); run it with `aqmlab sweep {path}`"
+        )
     scenario = scenario.with_literals(sets)
     out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / path.stem
-    check_target(out_dir, "run", args.overwrite)
+    check_target(out_dir, "run", args.overwrite, files=run_files(args.csv))
     scenario.resolved()  # every key checked before the run starts
 
     bar = _RunProgress()
     completed = False
     try:
-        result = run(scenario, seed=args.seed, progress=None if args.quiet else bar)
+        result = run(
+            scenario,
+            seed=args.seed,
+            progress=None if args.quiet else bar,
+            max_memory=args.max_memory,
+        )
         completed = True
     finally:
         bar.close(completed)
@@ -127,7 +139,13 @@ def _cmd_list(args: argparse.Namespace) -> int:
         chosen = [args.params] if args.params else aqm.names()
         print("\n\n".join(aqm.params_text(name) for name in chosen))
         return 0
-    for key, names in _core.catalog().items():
+    catalog = _core.catalog()
+    titles = catalog.pop("aqm_titles")
+    width = max(len(name) for name in catalog["aqms"])
+    print("aqms (aqmlab list --params AQM for the parameters):")
+    for name in catalog.pop("aqms"):
+        print(f"  {name:<{width}}  {titles[name]}")
+    for key, names in catalog.items():
         print(f"{key.replace('_', ' ')}: {', '.join(names)}")
     files = sorted(EXPERIMENTS_DIR.rglob("*.toml")) if EXPERIMENTS_DIR.is_dir() else []
     experiments = [p for p in files if is_experiment_file(p)]
@@ -171,23 +189,24 @@ def _sweep_summary(experiment: Experiment, df) -> str:
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from .plots import plot_experiment
     from .store import RunStore
-    from .sweeps import execute_into, load_traces, table, write_table
+    from .sweeps import execute, load_traces, table, write_table
 
     path = Path(args.file)
     experiment = Experiment.load(path, quick=args.quick)
     specs = experiment.runs()  # validates every grid point before anything is written
     suffix = "-quick" if args.quick else ""
     out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / f"{path.stem}{suffix}"
-    outcome = execute_into(  # bad input: nothing written
+    outcome = execute(  # bad input: nothing written
         specs,
         out_dir,
-        "sweep",
-        args.overwrite,
         args.jobs,
         not args.quiet,
         path.stem,
         args.backend,
         args.address,
+        "sweep",
+        args.overwrite,
+        args.max_memory,
     )
     store = RunStore(out_dir)
     df = table(experiment, specs, store)
@@ -251,6 +270,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         overwrite=args.overwrite,
         backend=args.backend,
         address=args.address,
+        max_memory=args.max_memory,
     )
     print(verdict_text(outcome.claims))
     print(
@@ -347,6 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_run.add_argument("--seed", type=_seed, help="seed (default: the scenario's seed key)")
     p_run.add_argument("--csv", action="store_true", help="also write CSV copies of the tables")
     p_run.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+    add_memory_option(p_run)
     p_run.add_argument("--quiet", action="store_true", help="no progress bar")
     p_run.set_defaults(func=_cmd_run)
 
@@ -384,6 +405,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"output directory (default {RESULTS_DIR}/<EXPERIMENT stem>[-quick])",
     )
     p_sweep.add_argument("--overwrite", action="store_true", help=RESUME_HELP)
+    add_memory_option(p_sweep)
     p_sweep.add_argument("--quiet", action="store_true", help="no progress bar")
     p_sweep.set_defaults(func=_cmd_sweep)
 
@@ -408,6 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--tables", metavar="LIST", help="only these tables, e.g. 1,2 (li2014), 1 (chen2011)"
     )
     p_repro.add_argument("--overwrite", action="store_true", help=RESUME_HELP)
+    add_memory_option(p_repro)
     p_repro.add_argument("--quiet", action="store_true", help="no progress bar")
     p_repro.set_defaults(func=_cmd_reproduce)
 
@@ -451,15 +474,44 @@ def _one_line(message: object) -> str:
     return " ".join(line.strip() for line in str(message).splitlines() if line.strip())
 
 
+PATH_ARGUMENTS = {"file": "FILE", "out": "--out", "run_dir": "RUN_DIR", "dirs": "DIR"}
+"""The arguments of any command that name a file or folder, as the messages call them."""
+
+EXIT_BROKEN_PIPE = 128 + 13
+"""The status of a command whose reader went away (`aqmlab run ... | head`), as SIGPIPE's."""
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    """No file or folder argument is empty (an empty path would mean the current folder)."""
+    for attr, name in PATH_ARGUMENTS.items():
+        value = getattr(args, attr, None)
+        for item in value if isinstance(value, list) else [value]:
+            if item is not None and not str(item).strip():
+                raise CliError(f"{name}: empty path; give a file or folder name")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status."""
     try:
         handle_sigterm()
         args = build_parser().parse_args(argv)
+        _check_paths(args)
         return args.func(args)
-    except (BackendError, CliError, ExperimentError, OutputError, _core.ScenarioError) as e:
+    except (
+        BackendError,
+        CliError,
+        ExperimentError,
+        MemoryBudgetError,
+        OutputError,
+        _core.ScenarioError,
+    ) as e:
         print(f"aqmlab: error: {_one_line(e)}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader of stdout is gone: say nothing more, and let Python's exit not fail
+        # flushing it either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt as e:
         interrupted = e if isinstance(e, Interrupted) else Interrupted()
         detail = f": {interrupted.detail}" if interrupted.detail else ""

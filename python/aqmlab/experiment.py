@@ -23,6 +23,8 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 TOP_KEYS = {"title", "description", "scenario", "seeds", "traces", "fixed", "axes", "plot", "quick"}
+SCENARIO_KEYS = {"duration_s", "topology", "queue", "tcp", "traffic", "measure"}
+"""Top-level keys of a scenario file, which tell one given where an experiment is expected."""
 AXIS_KEYS = {"name", "label", "key", "keys", "values", "columns"}
 PLOT_KEYS = {"kind", "x", "y", "lines", "panels", "target", "moving_average_s", "x_log"}
 QUICK_KEYS = {"seeds", "fixed", "values", "plot"}
@@ -190,6 +192,11 @@ class Experiment:
             return ExperimentError(f"{where}: {message}")
 
         unknown = sorted(set(data) - TOP_KEYS)
+        if unknown and "scenario" not in data and set(data) & SCENARIO_KEYS:
+            raise fail(
+                "a scenario file, not an experiment (it names no base `scenario`); run it with "
+                f"`aqmlab run {path}`"
+            )
         if unknown:
             raise fail(f"unknown key '{unknown[0]}' (allowed: {', '.join(sorted(TOP_KEYS))})")
         scenario_rel = data.get("scenario")
@@ -301,13 +308,21 @@ class Experiment:
         return next((a for a in self.axes if a.name == name), None)
 
 
-def is_experiment_file(path: str | os.PathLike[str]) -> bool:
-    """Whether a TOML file is an experiment (it names a base `scenario`) rather than a
-    scenario; unreadable files count as scenarios."""
+def is_experiment_text(text: str) -> bool:
+    """Whether TOML text is an experiment (it names a base `scenario`) rather than a
+    scenario; text that is not TOML counts as a scenario."""
     try:
-        with open(path, "rb") as f:
-            return isinstance(tomllib.load(f).get("scenario"), str)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return isinstance(tomllib.loads(text).get("scenario"), str)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return False
+
+
+def is_experiment_file(path: str | os.PathLike[str]) -> bool:
+    """Whether a TOML file is an experiment rather than a scenario (`is_experiment_text`);
+    files that cannot be read count as scenarios."""
+    try:
+        return is_experiment_text(read_toml_text(path, "experiment"))
+    except (OSError, _core.ScenarioError):
         return False
 
 

@@ -26,7 +26,7 @@ import pandas as pd
 from . import model
 from .experiment import RunSpec, run_id
 from .model_cli import write_table
-from .outdir import open_resumable
+from .outdir import open_resumable, write_file
 from .scenario import Scenario
 from .store import RunStore
 from .sweeps import execute
@@ -159,7 +159,7 @@ def run_bridge(
     out_dir = Path(out_dir)
     specs = _specs(quick)
     open_resumable(out_dir, "bridge", overwrite)
-    outcome = execute(specs, out_dir, jobs=jobs, progress=progress, desc="bridge")
+    outcome = execute(specs, out_dir, jobs=jobs, progress=progress, desc="bridge", kind="bridge")
     store = RunStore(out_dir)
     rows = []
     for spec in specs:
@@ -190,7 +190,7 @@ def run_bridge(
     write_table(df, out_dir, "bridge")
     figure = _plot(df, out_dir)
     text = _table_text(df)
-    (out_dir / "bridge.md").write_text(_write_up(text, quick), encoding="utf-8")
+    write_file(out_dir / "bridge.md", _write_up(text, quick))
     return BridgeOutcome(df, text, figure, outcome.failed)
 
 
@@ -237,6 +237,7 @@ def _table_text(df: pd.DataFrame) -> str:
 
 
 def _plot(df: pd.DataFrame, out_dir: Path) -> Path:
+    from .model_plots import queue_error_bars
     from .plots import _save, plt
 
     fig, axes = plt.subplots(1, 2, figsize=(11.0, 4.3))
@@ -247,15 +248,16 @@ def _plot(df: pd.DataFrame, out_dir: Path) -> Path:
         sim = df[df["sweep"] == sweep].sort_values(x)
         if sim.empty:
             continue
-        ax.errorbar(
+        queue_error_bars(
+            ax,
             sim[x],
             sim["avg_queue_pkts"],
-            yerr=sim["std_queue_pkts"],
+            sim["std_queue_pkts"],
+            "simulated queue over time in the window",
             fmt="o",
             color="gray",
             markersize=3,
             capsize=2,
-            label="simulated queue (mean ± std)",
         )
         ax.plot(
             sim[x],

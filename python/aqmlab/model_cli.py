@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import model
-from .arg_types import finite_float, float_list
+from .arg_types import add_memory_option, finite_float, float_list
+from .memory import check_rows
 from .outdir import check_target, staged
 from .tables import render_table
 
@@ -30,9 +31,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 RESULTS_DIR = Path("results") / "model"
-
-MEMORY_LIMIT_BYTES = 2 * 2**30
-"""Largest estimated memory a model command may need; larger requests are refused."""
 
 BYTES_PER_ROW = 64
 """Estimated bytes per row of a result table, its copies while written and drawn included."""
@@ -152,16 +150,10 @@ def _out_dir(args: argparse.Namespace, command: str) -> Path:
     return check_target(out_dir, "model", args.overwrite)
 
 
-def _check_memory(rows: int, what: str) -> None:
+def _check_memory(args: argparse.Namespace, rows: int, what: str) -> None:
     """Refuse a request whose result tables would hold `rows` rows when they would need more
-    than MEMORY_LIMIT_BYTES; `what` names the options that set `rows`."""
-    need = rows * BYTES_PER_ROW
-    if need > MEMORY_LIMIT_BYTES:
-        raise ValueError(
-            f"{what} = {rows:,} rows would need about {need / 2**30:,.1f} GiB; "
-            f"at most {MEMORY_LIMIT_BYTES // BYTES_PER_ROW:,} rows "
-            f"({MEMORY_LIMIT_BYTES / 2**30:g} GiB) per command"
-        )
+    than the memory budget (`aqmlab.memory`); `what` names the options that set `rows`."""
+    check_rows(rows, BYTES_PER_ROW, what, args.max_memory)
 
 
 def _count_values(args: argparse.Namespace, prefix: str = "") -> int:
@@ -225,9 +217,9 @@ def cmd_fixed_point(args: argparse.Namespace) -> int:
 def _sweep(args: argparse.Namespace, keep: int) -> tuple[dict[str, Any], model.Bifurcation, float]:
     params = parse_sets(args.set, args.drop)
     count = _count_values(args)
-    _check_memory(count, "--points" if args.values is None else "--values")
+    _check_memory(args, count, "--points" if args.values is None else "--values")
     if keep:
-        _check_memory(count * keep, "values × --keep")
+        _check_memory(args, count * keep, "values × --keep")
     values = _values(args)
     t0 = time.perf_counter()
     bif = model.bifurcation(
@@ -304,7 +296,9 @@ def cmd_stability_map(args: argparse.Namespace) -> int:
         raise ValueError("--x-from and --x-to: both needed (or --x-values)")
     if args.y_values is None and (args.y_from is None or args.y_to is None):
         raise ValueError("--y-from and --y-to: both needed (or --y-values)")
-    _check_memory(_count_values(args, "x_") * _count_values(args, "y_"), "x values × y values")
+    _check_memory(
+        args, _count_values(args, "x_") * _count_values(args, "y_"), "x values × y values"
+    )
     out_dir = _out_dir(args, "stability-map")
     xs, ys = _values(args, "x_"), _values(args, "y_")
     t0 = time.perf_counter()
@@ -334,7 +328,13 @@ def cmd_stability_map(args: argparse.Namespace) -> int:
     with staged(out_dir, "model", args.overwrite) as tmp:
         write_table(df, tmp, "stability_map")
         plot_stability_map(
-            df, xn, yn, tmp, color=args.color, title=f"Stability map, coloured by the {args.color}"
+            df,
+            xn,
+            yn,
+            tmp,
+            color=args.color,
+            title=f"Stability map, coloured by the {args.color}",
+            drop=drop,
         )
     print(f"\nresults: {out_dir}/stability_map.png|svg|parquet|csv")
     return 0
@@ -343,7 +343,7 @@ def cmd_stability_map(args: argparse.Namespace) -> int:
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from .model_reproduce import reproduce_self_tuning_red
 
-    _check_memory(args.points * 200, "--points × 200 iterates drawn")
+    _check_memory(args, args.points * 200, "--points × 200 iterates drawn")
     out_dir = _out_dir(args, f"reproduce-{args.paper}")
     with staged(out_dir, "model", args.overwrite) as tmp:
         outcome = reproduce_self_tuning_red(tmp, points=args.points, threads=args.threads)
@@ -398,6 +398,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--out", metavar="DIR", help="output directory (default results/model/<command>)"
     )
     p.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+    add_memory_option(p)
     p.add_argument(
         "--q0", type=finite_float, help="initial q_avg, packets (default (q_min + q_max)/2)"
     )
@@ -427,7 +428,10 @@ def _count(text: str) -> int:
 
 def _positive(text: str) -> int:
     """A positive integer."""
-    n = _count(text)
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
     if n < 1:
         raise argparse.ArgumentTypeError(f"invalid count {text!r}: expected an integer >= 1")
     return n
@@ -522,6 +526,7 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
         "--points", type=_positive, default=1000, help="values per diagram (default 1000)"
     )
     p.add_argument("--threads", type=_count, default=0, help="threads (default: all cores)")
+    add_memory_option(p)
     p.set_defaults(func=_guard(cmd_reproduce))
 
     p = sub.add_parser(

@@ -6,21 +6,33 @@ packet simulator."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.colors import BoundaryNorm, ListedColormap, TwoSlopeNorm
+from matplotlib.lines import Line2D
 
 from .model import PARAM_LABELS, Bifurcation
 from .plots import _save, plt
 
+DROP_TITLES = {"red": "RED", "gentle": "Gentle RED", "betared": "BetaRED"}
+"""How each drop function of the model is named in titles."""
+
+STABILITY_BOUNDARY = (
+    "|λ| = 1 at the fixed point q*, i.e. w = 2/(1 + s):\nthe linear-stability boundary"
+)
+"""The legend entry of the dashed curve of a stability map."""
+
 
 def param_label(name: str) -> str:
+    """The axis label of a model parameter."""
     return PARAM_LABELS.get(name, name)
 
 
 def _mark_bound(ax, bound: float | None) -> None:
+    """A vertical line at the stability bound on w, when it is finite."""
     if bound is not None and np.isfinite(bound):
         ax.axvline(
             bound,
@@ -164,6 +176,33 @@ def plot_lyapunov(
     return _save(fig, Path(out_dir), stem)
 
 
+def clipped_error_bars(mean: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    """Error bars of ± `spread` around `mean` for a quantity that cannot be negative (a queue
+    length): the lower bar stops at 0. Returns the (2, n) array matplotlib's `yerr` takes
+    (distances below, above); NaN stays NaN (no bar)."""
+    mean = np.asarray(mean, dtype=float)
+    spread = np.asarray(spread, dtype=float)
+    below = np.minimum(spread, np.maximum(mean, 0.0))
+    return np.vstack([below, spread])
+
+
+def queue_error_bars(ax, x, mean, spread, what: str, **style) -> None:
+    """Draw `mean` with bars of ± one `spread` (a standard deviation) cut at 0, labelled as
+    such: "`what`: mean ± 1 std (bars cut at 0)". Points without a finite spread are drawn
+    without bars and counted in the label."""
+    mean = np.asarray(mean, dtype=float)
+    spread = np.asarray(spread, dtype=float)
+    missing = int(np.count_nonzero(np.isfinite(mean) & ~np.isfinite(spread)))
+    note = f"; {missing} without a std" if missing else ""
+    ax.errorbar(
+        x,
+        mean,
+        yerr=clipped_error_bars(mean, spread),
+        label=f"{what}: mean ± 1 std (bars cut at 0{note})",
+        **style,
+    )
+
+
 def plot_stability_map(
     df: pd.DataFrame,
     x: str,
@@ -172,10 +211,13 @@ def plot_stability_map(
     color: str = "lyapunov",
     stem: str = "stability_map",
     title: str | None = None,
+    drop: str | None = None,
 ) -> list[Path]:
     """The grid as an image coloured by the Lyapunov exponent (blue: converging, red:
     chaotic; the zero level drawn) or by the period (1 … 8, longer, none), with a colour bar;
-    the linear-stability boundary of the fixed point (|λ| = 1) drawn on top."""
+    the linear-stability boundary of the fixed point (|λ| = 1, where w equals the bound of
+    eq. (3.9)–(3.10)) drawn dashed on top and named in a legend. `drop` (red, gentle or
+    betared) is named at the head of the title unless the title already names it."""
     xs = np.sort(df[x].unique())
     ys = np.sort(df[y].unique())
     grid = df.pivot_table(index=y, columns=x, values=color, aggfunc="first")
@@ -216,20 +258,42 @@ def plot_stability_map(
         bar.set_label("Lyapunov exponent (clipped to [-2, 1])")
     if len(xs) > 1 and len(ys) > 1:
         eig = df.pivot_table(index=y, columns=x, values="eigenvalue", aggfunc="first")
-        eig = eig.reindex(index=ys, columns=xs).to_numpy(dtype=float)
-        with np.errstate(invalid="ignore"):
-            ax.contour(
-                xs, ys, np.abs(eig), levels=[1.0], colors="black", linewidths=1.0, linestyles="--"
+        eig = np.abs(eig.reindex(index=ys, columns=xs).to_numpy(dtype=float))
+        finite = eig[np.isfinite(eig)]
+        if finite.size and finite.min() < 1.0 < finite.max():
+            ax.contour(xs, ys, eig, levels=[1.0], colors="black", linewidths=1.0, linestyles="--")
+            boundary = Line2D([], [], color="black", linewidth=1.0, linestyle="--")
+            ax.legend(
+                [boundary],
+                [STABILITY_BOUNDARY],
+                loc="upper center",
+                bbox_to_anchor=(0.5, -0.13),
+                fontsize=8,
+                frameon=False,
             )
     ax.set_xlabel(param_label(x))
     ax.set_ylabel(param_label(y))
-    ax.set_title(title or "Stability map (dashed: |λ| = 1 at the fixed point)", fontsize=10)
+    ax.set_title(_drop_title(title or "Stability map", drop), fontsize=10)
     fig.tight_layout()
     return _save(fig, Path(out_dir), stem)
 
 
+def _drop_title(title: str, drop: str | None) -> str:
+    """`title` headed by the drop function's name, unless it names it already."""
+    name = DROP_TITLES.get(drop or "", drop)
+    if not name:
+        return title
+    before = r"(?<![a-z])(?<!gentle )" if drop == "red" else r"(?<![a-z])"
+    if re.search(before + re.escape(name) + r"(?![a-z])", title, flags=re.IGNORECASE):
+        return title
+    return f"{name}: {title}"
+
+
 def _extent(xs: np.ndarray, ys: np.ndarray) -> list[float]:
+    """The image extent: half a grid step beyond the first and last values."""
+
     def edges(v: np.ndarray) -> tuple[float, float]:
+        """The outer edges of the cells centred on the values `v`."""
         if len(v) == 1:
             return float(v[0]) - 0.5, float(v[0]) + 0.5
         step_lo, step_hi = v[1] - v[0], v[-1] - v[-2]

@@ -15,6 +15,7 @@ import pandas as pd
 
 from . import model
 from .model_cli import regimes, write_table
+from .outdir import write_file
 from .tables import render_table
 
 PAPER = "self-tuning-red"
@@ -435,5 +436,5 @@ def reproduce_self_tuning_red(out_dir: str | Path, points: int = 1000, threads: 
     extra = beyond(out_dir, outcome, points, threads, facts["w_bound"])
     outcome.wall_s = time.perf_counter() - t0
     outcome.report = out_dir / "report.md"
-    outcome.report.write_text(_report(out_dir, outcome, facts, f4, extra, points), encoding="utf-8")
+    write_file(outcome.report, _report(out_dir, outcome, facts, f4, extra, points))
     return outcome

@@ -16,7 +16,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from . import _core  # noqa: E402
-from .experiment import Experiment, format_value, window_phrase  # noqa: E402
+from .experiment import Experiment, ExperimentError, format_value, window_phrase  # noqa: E402
+from .outdir import write_file  # noqa: E402
 
 AQM_NAMES: dict[str, str] = _core.catalog()["aqm_titles"]
 """Each AQM's title in legends and captions, from the AQM registry."""
@@ -50,6 +51,7 @@ def display(value: Any) -> str:
 
 
 def metric_label(metric: str) -> tuple[str, float]:
+    """The axis label and scale factor of a summary metric."""
     return METRIC_LABELS.get(metric, (metric, 1.0))
 
 
@@ -68,6 +70,7 @@ def _ordered(values: Sequence[Any], df_values: pd.Series) -> list[Any]:
 
 
 def _axis_values(experiment: Experiment, name: str | None, df: pd.DataFrame) -> list[Any]:
+    """The values of axis `name` present in `df`, in file order ([None] without an axis)."""
     if name is None:
         return [None]
     axis = experiment.axis(name)
@@ -76,21 +79,86 @@ def _axis_values(experiment: Experiment, name: str | None, df: pd.DataFrame) -> 
 
 
 def _save(fig, out_dir: Path, stem: str) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
+    """Save `fig` as `<stem>.png` and `<stem>.svg` in `out_dir`, a folder of an aqmlab result
+    (each file listed and written atomically: `aqmlab.outdir.write_file`)."""
     paths = []
     with plt.rc_context({"svg.hashsalt": "aqmlab"}):
         for suffix, options in SAVE_OPTIONS.items():
-            path = out_dir / f"{stem}{suffix}"
-            tmp = out_dir / f".{stem}{suffix}.tmp-{os.getpid()}"
-            try:
-                fig.savefig(tmp, format=suffix[1:], **options)
-                os.replace(tmp, path)
-            except BaseException:
-                tmp.unlink(missing_ok=True)
-                raise
-            paths.append(path)
+            fmt = suffix[1:]
+            paths.append(
+                write_file(
+                    Path(out_dir) / f"{stem}{suffix}",
+                    lambda tmp, fmt=fmt, options=options: fig.savefig(tmp, format=fmt, **options),
+                )
+            )
     plt.close(fig)
     return paths
+
+
+ZERO_REACH = 0.5
+"""A y axis whose automatic range leaves out 0 is extended to 0 when the data would still
+fill at least this share of its height; otherwise it is marked as zoomed."""
+
+
+def mark_zoomed_y(ax, reach: float = ZERO_REACH) -> bool:
+    """Make a linear y axis either include 0 or say that it does not. When extending the
+    range to 0 leaves the data at least `reach` of the height, the axis is extended; else
+    it gets an axis-break mark (two short slashes across the spine at the cut end) and a
+    note under its label. Returns whether it marked the axis. Call it once the panel's data
+    are drawn: it fixes the current limits."""
+    if ax.get_yscale() != "linear":
+        return False
+    lo, hi = ax.get_ylim()
+    if lo <= 0 <= hi or not (math.isfinite(lo) and math.isfinite(hi)):
+        return False
+    if (hi - lo) >= reach * max(abs(lo), abs(hi)):
+        ax.set_ylim(min(lo, 0.0), max(hi, 0.0))
+        return False
+    ax.set_ylim(lo, hi)
+    y = 0.0 if lo > 0 else 1.0
+    d = 0.012
+    for dy in (-0.012, 0.012):
+        ax.plot(
+            [-d, d],
+            [y + dy - d, y + dy + d],
+            transform=ax.transAxes,
+            color="black",
+            linewidth=1.0,
+            clip_on=False,
+            zorder=5,
+        )
+    note = "axis does not start at 0" if lo > 0 else "axis does not reach 0"
+    ax.set_ylabel(f"{ax.get_ylabel()}\n({note})")
+    return True
+
+
+def quick_note(experiment: Experiment) -> str:
+    """For a figure title: what the experiment's quick variant reduced (its axes, seeds and
+    changed settings, measured against the full file), or "" for a full run."""
+    if not experiment.quick:
+        return ""
+    try:
+        full = Experiment.load(experiment.path)
+    except ExperimentError:
+        return "quick run: the experiment file's [quick] settings"
+    grid = []
+    for axis in experiment.axes:
+        whole = full.axis(axis.name)
+        if whole is not None and len(axis.values) < len(whole.values):
+            grid.append(
+                f"{len(axis.values)} of {len(whole.values)} {axis.label or axis.name} values"
+            )
+    parts = list(grid)
+    if len(experiment.seeds) < len(full.seeds):
+        parts.append(f"{len(experiment.seeds)} of {len(full.seeds)} seeds")
+    before = dict(full.fixed)
+    parts += [
+        f"{key} = {format_value(value)}"
+        for key, value in experiment.fixed
+        if key not in before or before[key] != value
+    ]
+    head = "quick run, reduced grid" if grid else "quick run"
+    return f"{head}: {', '.join(parts)}" if parts else head
 
 
 def plot_lines(
@@ -150,6 +218,7 @@ def plot_lines(
             _x_ticks(ax, means[spec.x])
             ax.set_xlabel(x_axis.label if x_axis else spec.x)
             ax.set_ylabel(label)
+            mark_zoomed_y(ax)
             ax.grid(True, alpha=0.3)
             if panel is not None:
                 panel_axis = experiment.axis(spec.panels)
@@ -158,9 +227,9 @@ def plot_lines(
     if handles:
         fig.legend(handles, names, loc="lower center", ncol=min(len(names), 6), fontsize=9)
     seeds = df["seed"].nunique() if "seed" in df else 1
-    fig.suptitle(
-        f"{experiment.display_title(df)}\n(mean over {seeds} seed{'s' if seeds != 1 else ''})"
-    )
+    title = [experiment.display_title(df), quick_note(experiment)]
+    title.append(f"(mean over {seeds} seed{'s' if seeds != 1 else ''})")
+    fig.suptitle("\n".join(line for line in title if line))
     fig.tight_layout(rect=(0, 0.06 if handles else 0, 1, 1))
     return _save(fig, Path(out_dir), stem)
 
@@ -234,13 +303,15 @@ def plot_traces(
     if spec.target is not None and metric in QUEUE_METRICS:
         ax.axhline(spec.target, color="black", linestyle="--", linewidth=1)
     ax.set_ylabel(label)
+    mark_zoomed_y(ax)
     ax.set_title(f"average over the {window_phrase(df)}", fontsize=10)
     ax.tick_params(axis="x", labelrotation=30)
     ax.grid(True, axis="y", alpha=0.3)
     handles, names = flat[0].get_legend_handles_labels()
     if handles:
         fig.legend(handles, names, loc="lower center", ncol=len(names), fontsize=9)
-    fig.suptitle(experiment.display_title(df))
+    quick = quick_note(experiment)
+    fig.suptitle(experiment.display_title(df) + (f"\n{quick}" if quick else ""))
     fig.tight_layout(rect=(0, 0.05 if handles else 0, 1, 1))
     return _save(fig, Path(out_dir), stem)
 

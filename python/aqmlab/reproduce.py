@@ -15,10 +15,11 @@ import pandas as pd
 from . import _core, chen2011, claims_betared, li2014
 from .claims_betared import Claim
 from .experiment import Experiment, ExperimentError, RunSpec
+from .outdir import write_file
 from .plots import plot_experiment
 from .report import FigureOutcome, render
 from .store import RunStore
-from .sweeps import SweepOutcome, execute_into, load_traces, table, write_table
+from .sweeps import SweepOutcome, execute, load_traces, table, write_table
 
 
 @dataclass
@@ -154,16 +155,6 @@ def describe_parts(chosen: Sequence[Part]) -> str:
     return "; ".join(out)
 
 
-def _write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def reproduce(
     paper_name: str,
     out_dir: str | os.PathLike[str],
@@ -175,6 +166,7 @@ def reproduce(
     overwrite: bool = False,
     backend: str = "local",
     address: str | None = None,
+    max_memory: str | int | None = None,
 ) -> ReproduceOutcome:
     """Run, tabulate, plot and judge the paper's figures (or tables) into `out_dir`.
 
@@ -205,8 +197,17 @@ def reproduce(
             fig.error = str(e)
         outcomes.append(fig)
     all_specs = [s for specs in specs_of.values() for s in specs]
-    sweep = execute_into(
-        all_specs, out_dir, "reproduce", overwrite, jobs, progress, paper_name, backend, address
+    sweep = execute(
+        all_specs,
+        out_dir,
+        jobs,
+        progress,
+        paper_name,
+        backend,
+        address,
+        "reproduce",
+        overwrite,
+        max_memory,
     )
 
     store = RunStore(out_dir)
@@ -277,7 +278,5 @@ def reproduce(
         out_dir / "tables",
         "verdicts",
     )
-    out_dir.mkdir(parents=True, exist_ok=True)
-    report = out_dir / "report.md"
-    _write_text(report, text)
+    report = write_file(out_dir / "report.md", text)
     return ReproduceOutcome(out_dir, report, outcomes, claims, sweep, wall_s, problems)

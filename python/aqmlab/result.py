@@ -29,6 +29,13 @@ TABLES = ("summary", "timeseries", "flows", "groups", "cwnd", "ports", "port_tim
 
 SUMMARY_JSON = "summary.json"
 
+
+def run_files(csv: bool = False) -> list[str]:
+    """The names of the files `RunResult.write` writes into a run folder."""
+    suffixes = (".parquet", ".csv") if csv else (".parquet",)
+    return [f"{name}{suffix}" for name in TABLES for suffix in suffixes] + [SUMMARY_JSON]
+
+
 FCT_INT_COLUMNS = ("group", "size_min_bytes", "flows", "completed")
 """The integer columns of the completion-time table; the others are float64, also when the
 table has no rows (no finite flows), so every run writes the same schema."""

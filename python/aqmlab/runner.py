@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable
 
 from . import _core
+from .memory import check_run
 from .result import RunResult
 from .scenario import Scenario
 
@@ -33,10 +34,13 @@ def run(
     scenario: Scenario | str | os.PathLike[str],
     seed: int | None = None,
     progress: ProgressFn | None = None,
+    max_memory: str | int | None = None,
 ) -> RunResult:
     """Simulate `scenario` (a Scenario or a path to a TOML file).
 
-    `seed` None uses the scenario's own `seed` key. Raises `ScenarioError` for invalid input.
+    `seed` None uses the scenario's own `seed` key. Raises `ScenarioError` for invalid input
+    and `MemoryBudgetError` (before the run) when the run would need more memory than
+    `max_memory` (bytes, or a size such as "8G"; default: `aqmlab.memory.budget`).
     """
     if isinstance(scenario, (str, os.PathLike)):
         scenario = Scenario.load(scenario)
@@ -46,6 +50,12 @@ def run(
             f"got {type(scenario).__name__}"
         )
     check_seed(seed)
+    if progress is not None and not callable(progress):
+        raise TypeError(
+            "progress: must be None or a function progress(sim_time_s, duration_s), got "
+            f"{type(progress).__name__}"
+        )
     seed = None if seed is None else int(seed)
+    check_run(scenario.text, scenario.overrides, seed, max_memory)
     out = _core.run_scenario(scenario.text, list(scenario.overrides), seed, progress)
     return RunResult.from_core(out, source=scenario.source, overrides=scenario.overrides)

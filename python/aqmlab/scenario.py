@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import numbers
 import os
+import re
+import stat
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -20,26 +23,89 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 
+MAX_TOML_BYTES = 4 * 2**20
+"""The largest scenario or experiment file read, bytes: far above any real one (a network of
+a thousand links takes about 100 kB)."""
+
+INT64 = (-(2**63), 2**63 - 1)
+"""The range of TOML integers (the TOML specification: 64-bit signed)."""
+
+_SYNTAX_AT = re.compile(r"^(?P<what>.*?)\s*\(at line (?P<line>\d+), column (?P<col>\d+)\)$")
+
+
 def read_toml_text(path: str | os.PathLike[str], what: str = "scenario") -> str:
-    """The text of a TOML file, checked to be UTF-8 and valid TOML.
+    """The text of a TOML file, checked to be a regular file of at most `MAX_TOML_BYTES`,
+    UTF-8 (a leading byte-order mark is dropped) and valid TOML with 64-bit integers.
 
     Raises OSError when the file cannot be read and `ScenarioError` (one line naming the
-    file, and the line and column of a syntax error) when it is not UTF-8 or not TOML.
+    file, and the line and column of a syntax error or the key of a bad value) otherwise.
+    Nothing that is not a regular file (a folder, a FIFO, /dev/zero) is read at all.
     """
+    shown = os.fspath(path)
+    if not str(shown).strip():
+        raise _core.ScenarioError(f"{what} file: empty path; give the path of a {what} file")
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise _core.ScenarioError(f"{shown}: {kind}; give a {what} file (TOML)")
+    too_big = _core.ScenarioError(
+        f"{shown}: larger than {MAX_TOML_BYTES // 2**20} MiB, far more than any {what} file "
+        "needs; is it the right file?"
+    )
+    if st.st_size > MAX_TOML_BYTES:
+        raise too_big
     with open(path, "rb") as f:
-        data = f.read()
+        data = f.read(MAX_TOML_BYTES + 1)
+    if len(data) > MAX_TOML_BYTES:
+        raise too_big
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise _core.ScenarioError(
-            f"{os.fspath(path)}: not a UTF-8 text file (byte 0x{data[e.start]:02x} at "
+            f"{shown}: not a UTF-8 text file (byte 0x{data[e.start]:02x} at "
             f"offset {e.start}); save the {what} file as UTF-8"
         ) from None
-    try:
-        tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise _core.ScenarioError(f"{os.fspath(path)}: TOML syntax error: {e}") from None
+    check_toml(text, shown)
     return text
+
+
+def check_toml(text: str, where: str) -> dict[str, Any]:
+    """Parse TOML text; `ScenarioError` naming `where` for a syntax error (with its line and
+    column), nesting deeper than Python's parser goes, or an integer beyond 64 bits."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        found = _SYNTAX_AT.match(str(e))
+        at = f" at line {found['line']}, column {found['col']}" if found else ""
+        what = found["what"] if found else str(e)
+        raise _core.ScenarioError(f"{where}: TOML syntax error{at}: {what}") from None
+    except RecursionError:
+        raise _core.ScenarioError(
+            f"{where}: TOML syntax error: arrays or tables nested too deeply (a scenario "
+            "nests a few levels)"
+        ) from None
+    for key, value in _leaves(doc):
+        if isinstance(value, int) and not INT64[0] <= value <= INT64[1]:
+            raise _core.ScenarioError(
+                f"{where}: {key}: integer {value} does not fit in 64 bits (TOML integers are "
+                "-2^63..2^63-1)"
+            )
+    return doc
+
+
+def _leaves(doc: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Every value of a parsed TOML document that is not a table or array, with its dotted
+    key path (`topology.links[0].rate_mbps`); iterative, so any nesting depth is fine."""
+    stack: list[tuple[str, Any]] = [("", doc)]
+    while stack:
+        key, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{key}.{k}" if key else str(k), v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((f"{key}[{i}]", v) for i, v in enumerate(value))
+        else:
+            yield key, value
 
 
 def toml_literal(value: Any) -> str:
@@ -64,6 +130,11 @@ def toml_literal(value: Any) -> str:
     if isinstance(value, (list, tuple, np.ndarray)):
         return "[" + ", ".join(toml_literal(v) for v in value) + "]"
     raise TypeError(f"cannot express {type(value).__name__} value {value!r} as a TOML literal")
+
+
+_KEY_PATH = re.compile(r"[A-Za-z0-9_-]+(\[\d+\])*(\.[A-Za-z0-9_-]+(\[\d+\])*)*")
+"""A key path of `Scenario.get`: dotted keys, each followed by any `[index]`."""
+_KEY_STEP = re.compile(r"([A-Za-z0-9_-]+)|\[(\d+)\]")
 
 
 class Scenario:
@@ -123,12 +194,20 @@ class Scenario:
             )
         pairs = dict(mapping or {})
         pairs.update({k.replace("__", "."): v for k, v in kwargs.items()})
-        for key in pairs:
+        literals = []
+        for key, value in pairs.items():
             if not isinstance(key, str) or not key.strip():
                 raise _core.ScenarioError(
                     f"with_: key {key!r}: must be a dotted key path string such as 'queue.aqm'"
                 )
-        return self.with_literals((k, toml_literal(v)) for k, v in pairs.items())
+            try:
+                literals.append((key, toml_literal(value)))
+            except TypeError:
+                raise _core.ScenarioError(
+                    f"{key}: {type(value).__name__} value {value!r:.60} has no TOML form; give a "
+                    "number, string, bool, list or mapping"
+                ) from None
+        return self.with_literals(literals)
 
     def with_literals(self, pairs: Iterable[tuple[str, str]]) -> Scenario:
         """A new scenario with extra overrides whose values are already TOML text,
@@ -143,18 +222,37 @@ class Scenario:
         return _core.resolve_scenario(self._text, list(self._overrides))
 
     def get(self, key: str) -> Any:
-        """The resolved value of a dotted key, defaults included: `sc.get("queue.red.p_max")`
-        or a whole table (`sc.get("tcp")`, as a dict). Raises `ScenarioError` for a key the
-        resolved scenario does not have, or for an invalid scenario."""
+        """The resolved value of a dotted key, defaults included: `sc.get("queue.red.p_max")`,
+        an array element (`sc.get("topology.links[0].rate_mbps")`) or a whole table
+        (`sc.get("tcp")`, as a dict). Raises `ScenarioError` for a key the resolved scenario
+        does not have, or for an invalid scenario."""
+        if not isinstance(key, str) or not key.strip():
+            raise _core.ScenarioError(
+                f"get: key {key!r:.60}: must be a dotted key path string such as 'queue.red.p_max'"
+            )
         value: Any = tomllib.loads(self.resolved())
-        walked = []
-        for part in key.split("."):
-            if not isinstance(value, dict) or part not in value:
-                where = ".".join(walked) or "the top level"
-                keys = ", ".join(sorted(value)) if isinstance(value, dict) else "none"
-                raise _core.ScenarioError(f"{key}: no such key (keys at {where}: {keys})")
-            value = value[part]
-            walked.append(part)
+        walked = ""
+        for step in _KEY_STEP.findall(key) if _KEY_PATH.fullmatch(key) else [None]:
+            if step is None:
+                raise _core.ScenarioError(
+                    f"{key}: not a key path; write keys with dots and array elements with "
+                    "[index], as in topology.links[0].rate_mbps"
+                )
+            name, index = step
+            if name:
+                if not isinstance(value, dict) or name not in value:
+                    where = walked or "the top level"
+                    keys = ", ".join(sorted(value)) if isinstance(value, dict) else "none"
+                    raise _core.ScenarioError(f"{key}: no such key (keys at {where}: {keys})")
+                value = value[name]
+                walked += f".{name}" if walked else name
+            else:
+                i = int(index)
+                if not isinstance(value, list) or i >= len(value):
+                    size = f"{len(value)} elements" if isinstance(value, list) else "not an array"
+                    raise _core.ScenarioError(f"{key}: no element {walked}[{i}] ({size})")
+                value = value[i]
+                walked += f"[{i}]"
         return value
 
     def __repr__(self) -> str:

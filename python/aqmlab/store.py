@@ -1,9 +1,10 @@
 """The on-disk store of finished runs: one JSON record per run under `<out>/runs/` (its
 summary and its per-port table), plus Parquet time series for runs that keep their traces
-(the first port's, and every port's for a network of several). Every file is written to a temporary
-name and renamed, so an interrupted sweep leaves only complete records behind. A run travels as
-bytes (`encode_record`, `parquet_bytes`) from where it was simulated to the process that stores
-it, so the files are the same wherever the run was made."""
+(the port the summary describes, and every port's for a network of several). Every file is
+listed in the folder's marker and written to a temporary name and renamed
+(`aqmlab.outdir.write_file`), so an interrupted sweep leaves only complete records behind. A
+run travels as bytes (`encode_record`, `parquet_bytes`) from where it was simulated to the
+process that stores it, so the files are the same wherever the run was made."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .outdir import remove_stale_temporaries, write_file
 from .parquet import parquet_bytes
 from .result import _json_safe
 
@@ -23,17 +25,6 @@ if TYPE_CHECKING:
 RUNS_DIR = "runs"
 TRACES_SUFFIX = ".timeseries.parquet"
 PORT_TRACES_SUFFIX = ".port_timeseries.parquet"
-
-
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def encode_record(record: Mapping[str, Any]) -> bytes:
@@ -65,9 +56,7 @@ class RunStore:
 
     def clean_temporary(self) -> None:
         """Remove the temporary files an interrupted write may have left."""
-        if self.root.is_dir():
-            for stale in self.root.glob(".*.tmp-*"):
-                stale.unlink(missing_ok=True)
+        remove_stale_temporaries(self.root)
 
     def write(
         self,
@@ -93,12 +82,11 @@ class RunStore:
     ) -> None:
         """Store a finished run given as file contents: the time series first, then the JSON
         record, which marks the run as done."""
-        self.root.mkdir(parents=True, exist_ok=True)
         if timeseries is not None:
-            _atomic_write_bytes(self.traces_path(run_id), timeseries)
+            write_file(self.traces_path(run_id), timeseries)
         if port_timeseries is not None:
-            _atomic_write_bytes(self.port_traces_path(run_id), port_timeseries)
-        _atomic_write_bytes(self.record_path(run_id), record)
+            write_file(self.port_traces_path(run_id), port_timeseries)
+        write_file(self.record_path(run_id), record)
 
     def read(self, run_id: str) -> dict[str, Any]:
         """The stored record; null metrics come back as NaN."""

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Protocol
 from . import _core
 from .experiment import Experiment, RunSpec
 from .interrupt import Interrupted
-from .outdir import open_resumable
+from .memory import check_run
+from .outdir import open_resumable, write_file
 from .parquet import parquet_bytes, write_parquet
 from .progress import Progress
 from .store import RunStore, encode_record
@@ -225,8 +226,19 @@ def execute(
     desc: str = "runs",
     backend: str = "local",
     address: str | None = None,
+    kind: str = "sweep",
+    overwrite: bool = False,
+    max_memory: str | int | None = None,
 ) -> SweepOutcome:
     """Run every spec not yet stored under `out_dir`/runs.
+
+    Every run is first checked to fit the memory budget (`max_memory`, `aqmlab.memory`; it
+    applies to each run, one per worker), and `MemoryBudgetError` raised before anything is
+    written when one does not.
+
+    `out_dir` is opened as a resumable result of `kind` ("sweep", "reproduce", "bridge"; see
+    `aqmlab.outdir`, `overwrite` included) once the backend is known to work, so that an
+    unusable backend or a folder aqmlab must not write leaves nothing written.
 
     `backend` "local" runs `jobs` worker processes (default: one per CPU); "ray" runs on the
     Ray cluster at `address` (`sweeps_ray.connect`), `jobs` runs at a time (default: the
@@ -239,7 +251,10 @@ def execute(
     """
     t0 = time.perf_counter()
     runs = unique_runs(specs)
+    for spec in runs:
+        check_run(spec.scenario_text, (), spec.seed, max_memory)
     with _open_pool(backend, address, jobs, len(runs)) as pool:
+        open_resumable(out_dir, kind, overwrite)
         store = RunStore(out_dir)
         store.clean_temporary()
         pending = [s for s in runs if not store.has(s.run_id, s.traces)]
@@ -327,24 +342,16 @@ def table(experiment: Experiment, specs: Sequence[RunSpec], store: RunStore) -> 
 
 
 def write_table(df: pd.DataFrame, directory: str | os.PathLike[str], stem: str) -> list[Path]:
-    """Write `df` as `<stem>.parquet` and `<stem>.csv` in `directory` (each atomically)."""
+    """Write `df` as `<stem>.parquet` and `<stem>.csv` in `directory`, a folder of an aqmlab
+    result (each file listed and written atomically: `aqmlab.outdir.write_file`)."""
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for suffix in (".parquet", ".csv"):
-        path = directory / f"{stem}{suffix}"
-        tmp = directory / f".{stem}{suffix}.tmp-{os.getpid()}"
-        try:
-            if suffix == ".parquet":
-                write_parquet(df, tmp)
-            else:
-                df.to_csv(tmp, index=False, lineterminator="\n")
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-        paths.append(path)
-    return paths
+    return [
+        write_file(directory / f"{stem}.parquet", lambda tmp: write_parquet(df, tmp)),
+        write_file(
+            directory / f"{stem}.csv",
+            lambda tmp: df.to_csv(tmp, index=False, lineterminator="\n"),
+        ),
+    ]
 
 
 def sweep(
@@ -356,17 +363,28 @@ def sweep(
     overwrite: bool = False,
     backend: str = "local",
     address: str | None = None,
+    max_memory: str | int | None = None,
 ) -> pd.DataFrame:
     """Run an experiment file (resuming from `out_dir`) and return its tidy table; writes
     `results.parquet` and `results.csv` into `out_dir`. `backend` and `address` say where
-    the runs are simulated (`execute`). Raises `SweepError` when runs fail, and, before any
-    run, `OutputError` for a folder aqmlab must not write (`aqmlab.outdir`) and
+    the runs are simulated, `max_memory` the budget of each run (`execute`). Raises
+    `SweepError` when runs fail, and, before any run, `OutputError` for a folder aqmlab must
+    not write (`aqmlab.outdir`), `MemoryBudgetError` for a run above the memory budget and
     `BackendError` for a backend that cannot be used."""
     if not isinstance(experiment, Experiment):
         experiment = Experiment.load(experiment, quick=quick)
     specs = experiment.runs()
-    outcome = execute_into(
-        specs, out_dir, "sweep", overwrite, jobs, progress, experiment.name, backend, address
+    outcome = execute(
+        specs,
+        out_dir,
+        jobs,
+        progress,
+        experiment.name,
+        backend,
+        address,
+        "sweep",
+        overwrite,
+        max_memory,
     )
     if outcome.failed:
         run, message = outcome.failed[0]
@@ -374,33 +392,6 @@ def sweep(
     df = table(experiment, specs, RunStore(out_dir))
     write_table(df, out_dir, "results")
     return df
-
-
-def execute_into(
-    specs: Sequence[RunSpec],
-    out_dir: str | os.PathLike[str],
-    command: str,
-    overwrite: bool = False,
-    jobs: int | None = None,
-    progress: bool = True,
-    desc: str = "runs",
-    backend: str = "local",
-    address: str | None = None,
-) -> SweepOutcome:
-    """`execute` into an output folder of `command` ("sweep", "reproduce"): the backend is
-    checked and the folder opened (resumable, `aqmlab.outdir`) first, so an unusable backend
-    or a folder aqmlab must not write leaves nothing written."""
-    with connected(backend, address, jobs):
-        open_resumable(out_dir, command, overwrite)
-        return execute(
-            specs,
-            out_dir,
-            jobs=jobs,
-            progress=progress,
-            desc=desc,
-            backend=backend,
-            address=address,
-        )
 
 
 def load_traces(

@@ -63,13 +63,15 @@ def render_table(
 
 
 def summary_table(summary: Mapping[str, Any]) -> str:
-    """The main metrics of one run, one per line."""
+    """The main metrics of one run, one per line, with the port they describe (`port`: the
+    name the per-port table gives it)."""
     window = (
         f"{format_number(summary.get('window_start_s'))}"
         f"-{format_number(summary.get('window_end_s'))}"
     )
     rows = [
         ("AQM", str(summary.get("aqm", "n/a"))),
+        ("port", str(summary.get("port", "n/a"))),
         ("window (s)", window),
         ("flows", str(summary.get("flows_total", "n/a"))),
         ("seed", str(summary.get("seed", "n/a"))),

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from . import _core
 from .interrupt import Interrupted
+from .outdir import open_resumable
 from .store import RunStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,10 +149,12 @@ def execute(
     jobs: int,
     on_done: Callable[[str, float], None] | None = None,
 ) -> Outcome:
-    """Run the jobs not yet stored, in the order given, on `jobs` threads (each reference run is
-    its own process), and store each record `do` returns as it finishes. A failed run is
+    """Run the jobs not yet stored under `out` (opened as a resumable `validate` result,
+    `aqmlab.outdir`), in the order given, on `jobs` threads (each reference run is its own
+    process), and store each record `do` returns as it finishes. A failed run is
     reported in the outcome and not stored. On Ctrl-C or SIGTERM the reference processes are
     killed (an unfinished run is not kept) and `ValidationInterrupted` says what is stored."""
+    open_resumable(out, "validate")
     store = RunStore(out)
     store.clean_temporary()
     ids = [run_id(*job) for job in all_jobs]

@@ -34,7 +34,8 @@ from typing import Any, ClassVar, NamedTuple
 
 from . import validate as common
 from . import validate_ns2_chen as chen
-from .store import RunStore, _atomic_write_bytes
+from .outdir import write_file
+from .store import RunStore
 from .validate import (
     LABELS,
     ROOT,
@@ -588,13 +589,13 @@ def write_outputs(out: Path, g: Grid, quick: bool) -> tuple[Path, str]:
     if rem_pi:
         p_max += ("\n\n" if p_max else "") + chen.rem_pi_table(rem_pi, g.seeds_of, read)
     text = page(rows, g, quick, marks, p_max)
-    _atomic_write_bytes(out / PAGE, text.encode())
+    write_file(out / PAGE, text)
     csv = common.long_table(rows, "ns2") + "".join(
         f"{case.case_id},{ECN_METRIC},{c.ref:.6g},{c.ref_spread:.6g},{c.aqmlab:.6g},"
         f"{c.rel_diff:.6g},{TOLERANCES['drop_rate'].text()},{c.verdict}\n"
         for case, c in marks
     )
-    _atomic_write_bytes(out / TABLE, csv.encode())
+    write_file(out / TABLE, csv)
     return out / PAGE, markdown_table(rows)
 
 

@@ -31,7 +31,8 @@ from typing import Any
 
 from . import _core
 from . import validate as common
-from .store import RunStore, _atomic_write_bytes
+from .outdir import atomic_write, write_file
+from .store import RunStore
 from .validate import ROOT, Comparison, Job, Outcome, ValidationError
 from .validate_ns3_aqm import MappingError, QueueDiscMapping, queue_disc
 
@@ -513,10 +514,10 @@ def write_outputs(
     rows = compare(store, g, prog)
     builds = f"{common.aqmlab_build()} and the ns-3 program build {prog.digest}"
     text = page(rows, g, quick, stored_records(store, g, prog), builds)
-    _atomic_write_bytes(out / PAGE, text.encode())
-    _atomic_write_bytes(out / TABLE, common.long_table(rows, "ns3").encode())
+    write_file(out / PAGE, text)
+    write_file(out / TABLE, common.long_table(rows, "ns3"))
     if docs_page is not None:
-        _atomic_write_bytes(docs_page, text.encode())
+        atomic_write(docs_page, text)
     return out / PAGE, markdown_table(rows)
 
 

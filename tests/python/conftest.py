@@ -12,6 +12,9 @@ from aqmlab import Scenario, run
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCENARIO1 = REPO_ROOT / "experiments" / "betared" / "scenario1.toml"
+TRIANGLE = REPO_ROOT / "experiments" / "examples" / "triangle.toml"
+"""A network A - B - C with a direct, slower A - C that the traffic (A to C) takes: A->B and
+B->C carry nothing (CoDel on A->C, RED over 200 packets elsewhere)."""
 SMALL_OVERRIDES = {
     "queue.aqm": "red",
     "traffic.schedule.flows": 10,
@@ -40,6 +43,11 @@ def assert_usage_error(proc: subprocess.CompletedProcess, *fragments: str) -> No
     assert "Traceback" not in proc.stderr
     for fragment in fragments:
         assert fragment in proc.stderr, proc.stderr
+
+
+def triangle(overrides: dict | None = None) -> Scenario:
+    """The triangle network, 3 s long, with `overrides` (dotted keys) on top."""
+    return Scenario.load(TRIANGLE).with_({"duration_s": 3.0, **(overrides or {})})
 
 
 @pytest.fixture(scope="session")

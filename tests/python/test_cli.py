@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import aqmlab
-from conftest import REPO_ROOT, assert_usage_error, run_cli
+from conftest import REPO_ROOT, TRIANGLE, assert_usage_error, run_cli, triangle
 
 
 def _files(directory):
@@ -21,7 +21,7 @@ def test_run_is_byte_identical(small_scenario_file, tmp_path):
         assert "avg queue (pkts)" in proc.stdout
         assert "Traceback" not in proc.stderr
         outputs.append(_files(out_dir))
-    assert len(outputs[0]) == 18  # 8 tables as Parquet and CSV, summary.json, .aqmlab.json
+    assert len(outputs[0]) == 18  # 8 tables as Parquet and CSV, summary.json, .aqmlab.jsonl
     assert outputs[0].keys() == outputs[1].keys()
     for name, content in outputs[0].items():
         assert content == outputs[1][name], name
@@ -80,6 +80,8 @@ def test_list():
     proc = run_cli("list")
     assert proc.returncode == 0, proc.stderr
     assert "droptail" in proc.stdout
+    assert "  self_tuning_red  Self-tuning RED\n" in proc.stdout  # the name, then the title
+    assert "aqm titles" not in proc.stdout
     assert "experiments/betared/scenario1.toml" in proc.stdout
     assert "experiments/betared/scenario2.toml" in proc.stdout
 
@@ -133,40 +135,8 @@ def test_run_prints_per_port_and_per_group_tables(tmp_path):
     assert (tmp_path / "out" / "ports.parquet").exists()
 
 
-TRIANGLE = """
-duration_s = 3.0
-[topology]
-kind = "network"
-routers = ["A", "B", "C"]
-[[topology.links]]
-from = "A"
-to = "B"
-rate_mbps = 20.0
-delay_ms = 10.0
-[[topology.links]]
-from = "B"
-to = "C"
-rate_mbps = 20.0
-delay_ms = 10.0
-[[topology.links]]
-from = "A"
-to = "C"
-rate_mbps = 5.0
-delay_ms = 30.0
-queue = { aqm = "codel" }
-[queue]
-aqm = "red"
-limit_pkts = 200
-[[traffic.groups]]
-path = ["A", "C"]
-[traffic.groups.schedule]
-kind = "constant"
-flows = 4
-"""
-
-
 def test_a_network_runs_from_python_and_a_broken_one_is_refused(tmp_path):
-    result = aqmlab.run(aqmlab.Scenario.from_text(TRIANGLE))
+    result = aqmlab.run(triangle())
     ports = result.ports.set_index("name")
     assert list(ports.index) == ["A->B", "B->C", "A->C"]
     # A to C is one hop over the direct link, so only that port sees the flows.
@@ -174,7 +144,7 @@ def test_a_network_runs_from_python_and_a_broken_one_is_refused(tmp_path):
     assert ports.loc[["A->B", "B->C"], "arrivals"].sum() == 0
     assert set(result.flows["rtt_prop_ms"]) == {2 * (1.0 + 30.0 + 1.0)}
     broken = tmp_path / "broken.toml"
-    broken.write_text(TRIANGLE.replace('to = "B"', 'to = "Z"', 1))
+    broken.write_text(TRIANGLE.read_text(encoding="utf-8").replace('to = "B"', 'to = "Z"', 1))
     out = tmp_path / "out"
     proc = run_cli("run", str(broken), "--out", str(out))
     assert_usage_error(proc, 'topology.links[0].to: "Z" is not a router')

@@ -61,14 +61,14 @@ def _assert_usage_error(proc, *names):
 
 
 def test_show_prints_the_resolved_scenario_which_resolves_to_itself(scenario_file, tmp_path):
-    proc = run_cli("show", str(scenario_file))
+    proc = run_cli("show", str(scenario_file), "--all")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.rstrip("\n") == Scenario.load(scenario_file).resolved().rstrip("\n")
     resolved = tomllib.loads(proc.stdout)
     assert resolved["queue"]["red"]["p_max"] > 0  # a default the file does not set
     again = tmp_path / "again.toml"
     again.write_text(proc.stdout, encoding="utf-8")
-    proc2 = run_cli("show", str(again))
+    proc2 = run_cli("show", str(again), "--all")
     assert proc2.returncode == 0, proc2.stderr
     assert proc2.stdout == proc.stdout
 
@@ -115,7 +115,7 @@ def test_show_bad_input_is_one_line_exit_2(scenario_file, args, names):
 def test_show_unreadable_files_are_one_line_exit_2(tmp_path):
     missing = tmp_path / "missing.toml"
     _assert_usage_error(run_cli("show", str(missing)), "cannot read scenario file", "missing.toml")
-    _assert_usage_error(run_cli("show", str(tmp_path)), "cannot read scenario file")
+    _assert_usage_error(run_cli("show", str(tmp_path)), "a folder; give a scenario file")
     latin1 = tmp_path / "latin1.toml"
     latin1.write_bytes('name = "Gim\xe9nez"\n'.encode("latin-1"))
     _assert_usage_error(run_cli("show", str(latin1)), "latin1.toml", "UTF-8")

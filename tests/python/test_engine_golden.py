@@ -17,26 +17,26 @@ from aqmlab.scenario import Scenario
 ROOT = Path(__file__).resolve().parents[2]
 
 CASES = [
-    ("betared/scenario2.toml", [("duration_s", "20")], "9976caca600c8b4f"),
+    ("betared/scenario2.toml", [("duration_s", "20")], "1f5c2ce2cadbbf3f"),
     (
         "betared/scenario1.toml",
         [("duration_s", "10"), ("queue.aqm", "betared")],
-        "abc8b1a91ce1bb7e",
+        "158a409f8a4a3211",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
         [("duration_s", "5"), ("queue.aqm", "pi")],
-        "0e9242417a0094ba",
+        "3e1c728b2c6bb22c",
     ),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         [("duration_s", "5"), ("queue.aqm", "codel")],
-        "8090d1c3467c287b",
+        "8f71213f13f8d7fa",
     ),
     (
         "chen2011/dumbbell.toml",
         [("duration_s", "20"), ("traffic.schedule.flows", "100")],
-        "04589ad9e82f7720",
+        "685628341e162637",
     ),
 ]
 

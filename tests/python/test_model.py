@@ -97,7 +97,8 @@ def test_orbit_frame():
         ({"drop": "betared", "theta": 0.0}, "theta: must be in [0.005, 1)"),
         ({"drop": "pie"}, "drop: unknown drop function 'pie'"),
         ({"gamma": 1.0}, "gamma: unknown model parameter"),
-        ({"N": -1}, "n_flows: must be a number > 0"),
+        ({"N": -1}, "n_flows: must be in [0.001, 1000000000]"),
+        ({"C": 1e300}, "capacity_mbps: must be in [0.000001, 1000000000]"),
     ],
 )
 def test_bad_parameters_are_value_errors(params, message):

@@ -4,7 +4,9 @@ hashed, for scenarios with one port and several, with finite flows and without, 
 seed. The bytes depend on the versions of pyarrow and pandas, which the Makefile pins. The
 digests were taken with the writer that built every table as a pandas DataFrame; the `run`
 command now writes from the core's columns without pandas (docs/architecture.md, "Start-up and
-output"). `python tests/python/test_output_golden.py` prints them."""
+output"). The output-folder marker is left out of the digest since it lists the files (its
+format changed when it began to); the data files hashed are byte-identical to those the digests
+were first taken on. `python tests/python/test_output_golden.py` prints them."""
 
 import hashlib
 import os
@@ -12,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from aqmlab.outdir import MARKER
 from conftest import REPO_ROOT
 
 FINITE_FLOWS = """
@@ -37,31 +40,31 @@ rate_per_s = 20.0
 """
 
 CASES = [
-    ("betared/scenario2.toml", ["duration_s=5"], "0", "8fc2211db1893de8"),
+    ("betared/scenario2.toml", ["duration_s=5"], "0", "168ad7d7c265f3aa"),
     (
         "betared/scenario1.toml",
         ["duration_s=3", "queue.aqm=betared"],
         "18446744073709551615",
-        "f99a3599815cd5bf",
+        "1fa9c7009c7e51f9",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
         ["duration_s=2", "queue.aqm=pi"],
         "3",
-        "979d62315f831843",
+        "c6cc659312f19fd9",
     ),
     (
         "chen2011/dumbbell.toml",
         ["duration_s=6", "traffic.schedule.flows=50"],
         "2",
-        "3a731f8e50367124",
+        "8aeac53d38a88b3a",
     ),
-    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "fb7e977bae5fbc77"),
+    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "12a2967b49ed4544"),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         ["duration_s=2", "queue.aqm=rem"],
         "1",
-        "15a95e5ecb07b622",
+        "0956ad219ee5fd4b",
     ),
 ]
 """(scenario, overrides, seed, digest): finite flows and an empty cwnd table in the fifth; three
@@ -69,10 +72,11 @@ ports in the third; the largest seed in the second."""
 
 
 def digest(out_dir: Path) -> str:
-    """One hash over the names and bytes of every file in `out_dir`."""
+    """One hash over the names and bytes of every file in `out_dir` but the output-folder
+    marker (`aqmlab.outdir.MARKER`, which lists the files and names the aqmlab version)."""
     h = hashlib.sha256()
     for path in sorted(out_dir.iterdir()):
-        if path.is_file():
+        if path.is_file() and path.name != MARKER:
             h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 

@@ -65,9 +65,9 @@ def test_tables_have_documented_columns(small_result):
     assert CWND_COLUMNS <= set(small_result.cwnd.columns)
     assert set(small_result.ports.columns) == PORT_COLUMNS
     assert list(small_result.ports["name"]) == ["R1->R2"]
-    assert small_result.ports["avg_queue_pkts"].iloc[0] == small_result.summary_dict[
-        "avg_queue_pkts"
-    ]
+    assert (
+        small_result.ports["avg_queue_pkts"].iloc[0] == small_result.summary_dict["avg_queue_pkts"]
+    )
     assert set(small_result.fct.columns) == FCT_COLUMNS
     assert len(small_result.fct) == 0, "no finite flows"
     assert len(small_result.port_timeseries) == len(small_result.timeseries)
@@ -152,12 +152,18 @@ def test_write_and_read_back(small_result, tmp_path):
         [
             f"{t}.{ext}"
             for t in (
-                "summary", "timeseries", "flows", "groups", "cwnd", "ports", "port_timeseries",
+                "summary",
+                "timeseries",
+                "flows",
+                "groups",
+                "cwnd",
+                "ports",
+                "port_timeseries",
                 "fct",
             )
             for ext in ("parquet", "csv")
         ]
-        + ["summary.json", ".aqmlab.json"]
+        + ["summary.json", ".aqmlab.jsonl"]
     )
     meta = json.loads((out_dir / "summary.json").read_text(encoding="utf-8"))
     assert set(meta) == {"aqmlab_version", "seed", "scenario", "source", "overrides", "summary"}

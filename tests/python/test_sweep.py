@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import aqmlab.sweeps as sweep_mod
+from aqmlab import outdir
 from aqmlab.experiment import Experiment
 from aqmlab.plots import moving_average, plot_experiment
 from aqmlab.store import RunStore
@@ -87,13 +88,19 @@ def test_interrupted_sweep_keeps_complete_records(tmp_path, monkeypatch):
         return real(spec)
 
     monkeypatch.setattr(sweep_mod, "simulate", interrupt_second)
-    # A leftover temporary file from an earlier crash is not a record and gets cleaned.
-    (out / "runs").mkdir(parents=True)
-    (out / "runs" / ".deadbeef.json.tmp-1").write_text("{", encoding="utf-8")
+    # A leftover temporary file of a listed record from an earlier crash is not a record and
+    # gets cleaned; a file of the same shape that aqmlab did not list is the user's and stays.
+    outdir.open_resumable(out, "sweep")
+    (out / "runs").mkdir()
+    outdir.Marker.read(out).claim("runs/deadbeef.json")
+    (out / "runs" / f".deadbeef.json{outdir.TEMP_TAG}1").write_text("{", encoding="utf-8")
+    users = f".mine.json{outdir.TEMP_TAG}1"
+    (out / "runs" / users).write_text("mine", encoding="utf-8")
     with pytest.raises(KeyboardInterrupt):
         execute(exp.runs(), out, jobs=1, progress=False)
     files = sorted(p.name for p in (out / "runs").iterdir())
-    assert files == [f"{calls[0]}.json"]
+    assert files == sorted([f"{calls[0]}.json", users])
+    files.remove(users)
     json.loads((out / "runs" / files[0]).read_text(encoding="utf-8"))
     monkeypatch.setattr(sweep_mod, "simulate", real)
     again = execute(exp.runs(), out, jobs=1, progress=False)
@@ -141,7 +148,7 @@ def test_stored_files_are_the_bytes_the_worker_sent(tmp_path):
     exp = tiny(tmp_path, traces=True)
     spec = exp.runs()[0]
     run = sweep_mod.simulate(spec)
-    store = RunStore(tmp_path / "out")
+    store = RunStore(outdir.open_resumable(tmp_path / "out", "sweep"))
     sweep_mod.store_run(store, run)
     assert store.record_path(spec.run_id).read_bytes() == run.record
     assert store.traces_path(spec.run_id).read_bytes() == run.timeseries

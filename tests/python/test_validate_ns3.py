@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from aqmlab import validate, validate_ns3
+from aqmlab import outdir, validate, validate_ns3
 from aqmlab.scenario import Scenario
 from aqmlab.store import RunStore
 from aqmlab.validate_ns3_aqm import MappingError, queue_disc
@@ -346,6 +346,6 @@ def test_cli_quick_grid_with_a_fake_ns3(tmp_path):
     assert "20 runs: 0 already stored, 20 run now, 0 failed" in proc.stdout
     assert f"page: {out / validate_ns3.PAGE}" in proc.stdout
     assert "docs/validation-ns3.md" not in proc.stdout  # only the full grid writes the docs page
-    assert json.loads((out / ".aqmlab.json").read_text())["kind"] == "validate"
+    assert outdir.result_kind(out) == "validate"
     again = _cli(["--quick", "--quiet", "--out", str(out)], env)
     assert "20 runs: 20 already stored, 0 run now, 0 failed" in again.stdout

@@ -1,7 +1,7 @@
 //! Wall-clock time of 1000-value sweeps with 10⁴ iterations per value, one thread, with and
 //! without the early exit: `cargo run --release -p aqmlab-model --example sweep_timing`.
 
-use model::{sweep, DropKind, ModelParams, OrbitOptions, Param};
+use model::{sweep, DropKind, ModelParams, OrbitOptions, Param, Stop};
 use std::time::Instant;
 
 fn time(label: &str, params: &ModelParams, param: Param, lo: f64, hi: f64) {
@@ -14,7 +14,7 @@ fn time(label: &str, params: &ModelParams, param: Param, lo: f64, hi: f64) {
             ..OrbitOptions::default()
         };
         let t = Instant::now();
-        let points = sweep(params, param, &values, &opts, 1).expect("valid sweep");
+        let points = sweep(params, param, &values, &opts, 1, Stop::NEVER).expect("valid sweep");
         let secs = t.elapsed().as_secs_f64();
         let evaluated: usize = points.iter().map(|p| p.attractor.evaluated).sum();
         let chaotic = points

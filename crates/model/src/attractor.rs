@@ -6,6 +6,7 @@ use crate::lyapunov::ln_abs;
 use crate::map::Model;
 use crate::orbit::{default_q0, validate_q0};
 use crate::period::detect_period;
+use crate::stop::{ModelError, Stop, POLL_EVERY};
 use aqm::ParamError;
 use std::collections::VecDeque;
 
@@ -136,8 +137,9 @@ impl Cycle {
     }
 }
 
-/// Iterate the map from q_0 and measure where the orbit goes (options checked first).
-pub fn attractor(model: &Model, opts: &OrbitOptions) -> Result<Attractor, ParamError> {
+/// Iterate the map from q_0 and measure where the orbit goes (options checked first);
+/// `stop` is looked at every [`POLL_EVERY`] iterations.
+pub fn attractor(model: &Model, opts: &OrbitOptions, stop: Stop) -> Result<Attractor, ModelError> {
     opts.validate()?;
     let q0 = opts.q0_pkts.unwrap_or_else(|| default_q0(model));
     validate_q0(model, q0)?;
@@ -155,6 +157,9 @@ pub fn attractor(model: &Model, opts: &OrbitOptions) -> Result<Attractor, ParamE
     let mut q = q0;
     let mut sum = 0.0;
     for i in 1..=opts.iterations {
+        if i % POLL_EVERY == 0 {
+            stop.check()?;
+        }
         let (next, queue, ln_d) = match &mut cycle {
             None => {
                 out.evaluated += 1;
@@ -217,12 +222,12 @@ mod tests {
         // w = 0.155 < 0.1578: the orbit converges to q* = 345.1.
         let m = red(0.155);
         let q_star = equilibria(&m).fixed_points[0].q_avg_pkts;
-        let a = attractor(&m, &long).unwrap();
+        let a = attractor(&m, &long, Stop::NEVER).unwrap();
         assert_eq!(a.period, Some(1));
         assert!(a.q_avg_pkts.iter().all(|q| (q - q_star).abs() < 1e-6));
         assert!(a.lyapunov < 0.0);
         // w = 0.16 > 0.1578: a period-2 orbit around q*.
-        let a = attractor(&red(0.16), &long).unwrap();
+        let a = attractor(&red(0.16), &long, Stop::NEVER).unwrap();
         assert_eq!(a.period, Some(2));
         let (lo, hi) = (
             a.q_avg_pkts[0].min(a.q_avg_pkts[1]),
@@ -239,13 +244,14 @@ mod tests {
     fn early_exit_agrees_with_full_iteration() {
         for w in [0.05, 0.155, 0.16, 0.17, 0.19, 0.2] {
             let m = red(w);
-            let fast = attractor(&m, &OrbitOptions::default()).unwrap();
+            let fast = attractor(&m, &OrbitOptions::default(), Stop::NEVER).unwrap();
             let full = attractor(
                 &m,
                 &OrbitOptions {
                     early_exit: false,
                     ..OrbitOptions::default()
                 },
+                Stop::NEVER,
             )
             .unwrap();
             assert_eq!(fast.period, full.period, "w = {w}");
@@ -263,7 +269,10 @@ mod tests {
     #[test]
     fn bad_options_name_the_field() {
         let m = red(0.1);
-        let field = |o: OrbitOptions| attractor(&m, &o).unwrap_err().field;
+        let field = |o: OrbitOptions| match attractor(&m, &o, Stop::NEVER) {
+            Err(ModelError::Param(e)) => e.field,
+            other => panic!("expected a parameter error, got {other:?}"),
+        };
         let d = OrbitOptions::default;
         assert_eq!(
             field(OrbitOptions {

@@ -7,6 +7,7 @@ use crate::fixed_point::{equilibria, FixedPoint};
 use crate::map::Model;
 use crate::parallel::par_map;
 use crate::params::{ModelParams, Param};
+use crate::stop::{ModelError, Stop};
 use aqm::ParamError;
 
 /// One value of a sweep.
@@ -43,21 +44,22 @@ pub(crate) fn models(
 }
 
 /// The orbit, period, Lyapunov exponent and fixed point at each value of `param`, on
-/// `threads` threads (0: every core).
+/// `threads` threads (0: every core), until `stop` is requested.
 pub fn sweep(
     params: &ModelParams,
     param: Param,
     values: &[f64],
     opts: &OrbitOptions,
     threads: usize,
-) -> Result<Vec<SweepPoint>, ParamError> {
+    stop: Stop,
+) -> Result<Vec<SweepPoint>, ModelError> {
     opts.validate()?;
     let models = models(params, param, values)?;
     let items: Vec<(f64, Model)> = values.iter().copied().zip(models).collect();
     par_map(&items, threads, |(value, model)| {
         Ok(SweepPoint {
             value: *value,
-            attractor: attractor(model, opts)?,
+            attractor: attractor(model, opts, stop)?,
             fixed_point: equilibria(model).fixed_points.first().copied(),
             p_max: model.drop.thresholds().2,
         })
@@ -85,7 +87,7 @@ mod tests {
             transient: 15_000,
             ..OrbitOptions::default()
         };
-        let pts = sweep(&params, Param::W, &values, &opts, 2).unwrap();
+        let pts = sweep(&params, Param::W, &values, &opts, 2, Stop::NEVER).unwrap();
         for p in &pts {
             let fp = p.fixed_point.unwrap();
             assert!((fp.q_avg_pkts - 345.1).abs() < 0.05);
@@ -112,6 +114,7 @@ mod tests {
             &[0.1, 1.2],
             &OrbitOptions::default(),
             1,
+            Stop::NEVER,
         )
         .unwrap_err();
         assert_eq!(e.to_string(), "w: must be in (0, 1] (sweep value w = 1.2)");
@@ -125,9 +128,10 @@ mod tests {
             &[0.5, 1.0],
             &OrbitOptions::default(),
             1,
+            Stop::NEVER,
         )
         .unwrap_err();
-        assert_eq!(e.field, "theta");
+        assert!(matches!(e, ModelError::Param(p) if p.field == "theta"));
     }
 
     #[test]
@@ -139,6 +143,7 @@ mod tests {
             &values,
             &OrbitOptions::default(),
             1,
+            Stop::NEVER,
         );
         let three = sweep(
             &ModelParams::default(),
@@ -146,6 +151,7 @@ mod tests {
             &values,
             &OrbitOptions::default(),
             3,
+            Stop::NEVER,
         );
         assert_eq!(one.unwrap(), three.unwrap());
     }

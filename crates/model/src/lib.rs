@@ -29,6 +29,7 @@ pub mod parallel;
 pub mod params;
 pub mod period;
 pub mod stability_map;
+pub mod stop;
 
 pub use aqm::ParamError;
 pub use attractor::{attractor, Attractor, OrbitOptions};
@@ -41,3 +42,4 @@ pub use network::Network;
 pub use orbit::{orbit, Orbit};
 pub use params::{ModelParams, Param};
 pub use stability_map::{stability_map, MapCell};
+pub use stop::{ModelError, Stop};

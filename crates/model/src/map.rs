@@ -279,6 +279,6 @@ mod tests {
         );
         let mut p = d();
         p.network.n_flows = -3.0;
-        assert_eq!(err(p), "n_flows: must be a number > 0");
+        assert_eq!(err(p), "n_flows: must be in [0.001, 1000000000]");
     }
 }

@@ -37,14 +37,22 @@ impl Default for Network {
 }
 
 impl Network {
-    /// Check every parameter against its allowed range.
+    /// Check every parameter against its range in [`RANGES`].
     pub fn validate(&self) -> Result<(), ParamError> {
-        positive("n_flows", self.n_flows)?;
-        positive("capacity_mbps", self.capacity_mbps)?;
-        positive("d_s", self.d_s)?;
-        positive("packet_bits", self.packet_bits)?;
-        positive("buffer_pkts", self.buffer_pkts)?;
-        positive("k", self.k)
+        let values = [
+            self.n_flows,
+            self.capacity_mbps,
+            self.d_s,
+            self.packet_bits,
+            self.buffer_pkts,
+            self.k,
+        ];
+        for ((field, lo, hi), x) in RANGES.iter().zip(values) {
+            if !(*lo..=*hi).contains(&x) {
+                return Err(ParamError::new(field, format!("must be in [{lo}, {hi}]")));
+            }
+        }
+        Ok(())
     }
 
     /// C/M, the capacity in packets per second.
@@ -99,13 +107,17 @@ impl Network {
     }
 }
 
-fn positive(field: &str, value: f64) -> Result<(), ParamError> {
-    if value > 0.0 && value.is_finite() {
-        Ok(())
-    } else {
-        Err(ParamError::new(field, "must be a number > 0"))
-    }
-}
+/// The allowed range of each network parameter, in the order of [`Network`]'s fields: wide
+/// enough for any real network (1 bit/s to 1 Pb/s, 1 µs to 3 h of delay), narrow enough that
+/// C·d/M, p1 and p2 stay finite and non-zero.
+pub const RANGES: [(&str, f64, f64); 6] = [
+    ("n_flows", 1e-3, 1e9),
+    ("capacity_mbps", 1e-6, 1e9),
+    ("d_s", 1e-6, 1e4),
+    ("packet_bits", 8.0, 1e6),
+    ("buffer_pkts", 1e-3, 1e9),
+    ("k", 0.1, 10.0),
+];
 
 #[cfg(test)]
 mod tests {
@@ -156,5 +168,41 @@ mod tests {
             }),
             "buffer_pkts"
         );
+        let e = Network {
+            capacity_mbps: 1e300,
+            ..d()
+        }
+        .validate()
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "capacity_mbps: must be in [0.000001, 1000000000]"
+        );
+    }
+
+    #[test]
+    fn derived_constants_are_finite_and_positive_over_the_whole_ranges() {
+        for corner in 0..64u32 {
+            let pick = |i: usize| {
+                let (_, lo, hi) = RANGES[i];
+                if corner >> i & 1 == 1 {
+                    hi
+                } else {
+                    lo
+                }
+            };
+            let n = Network {
+                n_flows: pick(0),
+                capacity_mbps: pick(1),
+                d_s: pick(2),
+                packet_bits: pick(3),
+                buffer_pkts: pick(4),
+                k: pick(5),
+            };
+            n.validate().unwrap();
+            for x in [n.bdp_pkts(), n.p1(), n.p2()] {
+                assert!(x.is_finite() && x > 0.0, "{n:?}: {x}");
+            }
+        }
     }
 }

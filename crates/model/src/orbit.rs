@@ -1,6 +1,7 @@
 //! Orbits of the map: q_0, f(q_0), f(f(q_0)), … with the instantaneous queue of each round.
 
 use crate::map::Model;
+use crate::stop::{ModelError, Stop, POLL_EVERY};
 use aqm::ParamError;
 
 /// An orbit from q_0.
@@ -32,8 +33,9 @@ pub fn default_q0(model: &Model) -> f64 {
     (0.5 * (q_min + q_max)).min(model.network.buffer_pkts)
 }
 
-/// `steps` iterations of the map from `q0_pkts` (n + 1 points).
-pub fn orbit(model: &Model, q0_pkts: f64, steps: usize) -> Result<Orbit, ParamError> {
+/// `steps` iterations of the map from `q0_pkts` (n + 1 points); `stop` is looked at every
+/// [`POLL_EVERY`] iterations.
+pub fn orbit(model: &Model, q0_pkts: f64, steps: usize, stop: Stop) -> Result<Orbit, ModelError> {
     validate_q0(model, q0_pkts)?;
     let mut out = Orbit {
         q_avg_pkts: Vec::with_capacity(steps + 1),
@@ -42,7 +44,10 @@ pub fn orbit(model: &Model, q0_pkts: f64, steps: usize) -> Result<Orbit, ParamEr
     out.q_avg_pkts.push(q0_pkts);
     out.queue_pkts.push(f64::NAN);
     let mut q = q0_pkts;
-    for _ in 0..steps {
+    for i in 0..steps {
+        if i % POLL_EVERY == 0 {
+            stop.check()?;
+        }
         let s = model.step(q);
         q = s.q_avg_pkts;
         out.q_avg_pkts.push(q);
@@ -60,7 +65,7 @@ mod tests {
     #[test]
     fn orbit_follows_eq_2_2() {
         let m = Model::new(&ModelParams::default()).unwrap();
-        let o = orbit(&m, 500.0, 50).unwrap();
+        let o = orbit(&m, 500.0, 50, Stop::NEVER).unwrap();
         assert_eq!(o.q_avg_pkts.len(), 51);
         for k in 1..=50 {
             let expect = (1.0 - m.w) * o.q_avg_pkts[k - 1] + m.w * o.queue_pkts[k];
@@ -76,11 +81,11 @@ mod tests {
             ..ModelParams::default()
         })
         .unwrap();
-        let e = orbit(&m, 4000.0, 10).unwrap_err();
+        let e = orbit(&m, 4000.0, 10, Stop::NEVER).unwrap_err();
         assert_eq!(
             e.to_string(),
             "q0_pkts: must be in [0, buffer_pkts] = [0, 3750]"
         );
-        assert!(orbit(&m, -1.0, 10).is_err());
+        assert!(orbit(&m, -1.0, 10, Stop::NEVER).is_err());
     }
 }

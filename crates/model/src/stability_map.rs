@@ -8,6 +8,7 @@ use crate::fixed_point::{equilibria, FixedPoint};
 use crate::map::Model;
 use crate::parallel::par_map;
 use crate::params::{ModelParams, Param};
+use crate::stop::{ModelError, Stop};
 use aqm::ParamError;
 
 /// One cell of the grid.
@@ -26,7 +27,8 @@ pub struct MapCell {
 }
 
 /// Every (x, y) of `xs` × `ys`, y-major (all x for the first y, then the next y), on
-/// `threads` threads (0: every core). `opts.keep` is ignored.
+/// `threads` threads (0: every core), until `stop` is requested. `opts.keep` is ignored.
+#[allow(clippy::too_many_arguments)]
 pub fn stability_map(
     params: &ModelParams,
     x: Param,
@@ -35,12 +37,10 @@ pub fn stability_map(
     ys: &[f64],
     opts: &OrbitOptions,
     threads: usize,
-) -> Result<Vec<MapCell>, ParamError> {
+    stop: Stop,
+) -> Result<Vec<MapCell>, ModelError> {
     if x == y {
-        return Err(ParamError::new(
-            x.name(),
-            "x and y must be different parameters",
-        ));
+        return Err(ParamError::new(x.name(), "x and y must be different parameters").into());
     }
     let opts = OrbitOptions { keep: 0, ..*opts };
     opts.validate()?;
@@ -52,7 +52,7 @@ pub fn stability_map(
         }
     }
     par_map(&cells, threads, |(xv, yv, model)| {
-        let a = attractor(model, &opts)?;
+        let a = attractor(model, &opts, stop)?;
         Ok(MapCell {
             x: *xv,
             y: *yv,
@@ -86,6 +86,7 @@ mod tests {
             &pmaxs,
             &OrbitOptions::default(),
             2,
+            Stop::NEVER,
         )
         .unwrap();
         assert_eq!(cells.len(), 15);
@@ -112,8 +113,31 @@ mod tests {
             &[0.2],
             &OrbitOptions::default(),
             1,
+            Stop::NEVER,
         )
         .unwrap_err();
         assert_eq!(e.to_string(), "w: x and y must be different parameters");
+    }
+
+    #[test]
+    fn a_requested_stop_ends_a_long_map() {
+        let flag = std::sync::atomic::AtomicBool::new(true);
+        let long = OrbitOptions {
+            iterations: usize::MAX,
+            early_exit: false,
+            ..OrbitOptions::default()
+        };
+        let ws: Vec<f64> = (1..=40).map(|i| 0.01 * i as f64).collect();
+        let e = stability_map(
+            &ModelParams::default(),
+            Param::W,
+            &ws,
+            Param::PMax,
+            &[0.1, 0.2],
+            &long,
+            2,
+            Stop::on(&flag),
+        );
+        assert_eq!(e.unwrap_err(), ModelError::Stopped);
     }
 }

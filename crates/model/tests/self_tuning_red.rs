@@ -2,7 +2,7 @@
 //! crate: the worked example after eq. (3.12), the behaviour either side of the bound, BetaRED
 //! reducing to RED, and the errors for bad parameters.
 
-use model::{attractor, equilibria, orbit, DropKind, Model, ModelParams, OrbitOptions};
+use model::{attractor, equilibria, orbit, DropKind, Model, ModelParams, OrbitOptions, Stop};
 
 fn red(w: f64) -> Model {
     Model::new(&ModelParams {
@@ -29,10 +29,10 @@ fn period_two_just_above_the_bound_convergence_just_below() {
         transient: 40_000,
         ..OrbitOptions::default()
     };
-    let below = attractor(&red(0.155), &opts).unwrap();
+    let below = attractor(&red(0.155), &opts, Stop::NEVER).unwrap();
     assert_eq!(below.period, Some(1));
     assert!((below.q_avg_pkts[0] - 345.1).abs() < 0.05);
-    let above = attractor(&red(0.16), &opts).unwrap();
+    let above = attractor(&red(0.16), &opts, Stop::NEVER).unwrap();
     assert_eq!(above.period, Some(2));
     let spread = (above.q_avg_pkts[0] - above.q_avg_pkts[1]).abs();
     assert!(spread > 1.0, "period-2 amplitude {spread}");
@@ -79,8 +79,8 @@ fn betared_with_theta_one_over_root_three_and_mu_half_is_the_red_map() {
         // amplifies the rounding differences, as it would between two RED maps).
         if fr.stable {
             let (or, ob) = (
-                orbit(&r, 700.0, 200).unwrap(),
-                orbit(&b, 700.0, 200).unwrap(),
+                orbit(&r, 700.0, 200, Stop::NEVER).unwrap(),
+                orbit(&b, 700.0, 200, Stop::NEVER).unwrap(),
             );
             for (x, y) in or.q_avg_pkts.iter().zip(&ob.q_avg_pkts) {
                 assert!((x - y).abs() < 1e-9, "{x} vs {y}");

@@ -10,6 +10,7 @@ use sim::RunError;
 
 mod aqm_params;
 mod args;
+mod interrupt;
 mod math;
 mod model;
 mod stepper;
@@ -49,7 +50,35 @@ fn resolve_scenario(text: &str, sets: Vec<(String, String)>) -> PyResult<String>
     sim::resolve_scenario(text, &sets).map_err(scenario_err)
 }
 
-/// Validate and simulate; `progress(sim_time_s, duration_s)` is called about 200 times.
+/// What a run of the scenario will hold, from the scenario alone (`sim::output_size`):
+/// `samples`, `ports`, `flows` and the values of each table (`series_values`,
+/// `port_series_values`, `cwnd_values`, `flow_values`).
+#[pyfunction]
+#[pyo3(signature = (text, sets, seed=None))]
+fn estimate_run<'py>(
+    py: Python<'py>,
+    text: &str,
+    sets: Vec<(String, String)>,
+    seed: Option<u64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut sc = sim::scenario::load(text, &sets).map_err(scenario_err)?;
+    if let Some(seed) = seed {
+        sc.seed = seed;
+    }
+    let size = sim::output_size::estimate(&sc).map_err(scenario_err)?;
+    let d = PyDict::new(py);
+    d.set_item("samples", size.samples)?;
+    d.set_item("ports", size.ports)?;
+    d.set_item("flows", size.flows)?;
+    d.set_item("series_values", size.series_values)?;
+    d.set_item("port_series_values", size.port_series_values)?;
+    d.set_item("cwnd_values", size.cwnd_values)?;
+    d.set_item("flow_values", size.flow_values)?;
+    Ok(d)
+}
+
+/// Validate and simulate; `progress(sim_time_s, duration_s)` is called every 1/200 of the
+/// simulated time and every 2^20 events.
 #[pyfunction]
 #[pyo3(signature = (text, sets, seed=None, progress=None))]
 fn run_scenario<'py>(
@@ -122,6 +151,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate_run, m)?)?;
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
     m.add_function(wrap_pyfunction!(aqm_params::aqm_params, m)?)?;
     m.add_class::<stepper::AqmStepper>()?;

@@ -5,9 +5,11 @@
 //! ValueError with a one-line message naming the field or argument.
 
 use crate::args::{self, Checked};
+use crate::interrupt::interruptible;
 use ::model::attractor::MAX_PERIOD;
-use ::model::{DropKind, FixedPoint, ModelParams, OrbitOptions, Param, ParamError};
-use pyo3::exceptions::PyValueError;
+use ::model::stop::POLL_EVERY;
+use ::model::{DropKind, FixedPoint, ModelError, ModelParams, OrbitOptions, Param, ParamError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 
@@ -16,9 +18,22 @@ use pyo3::types::{PyBool, PyDict, PyList};
 const MAX_ROWS: usize = 50_000_000;
 /// Most worker threads a sweep or map may ask for.
 const MAX_THREADS: usize = 1024;
+/// Most iterations of the map one sweep or stability map may ask for in all (iterations ×
+/// values or cells): 10¹⁰, 5–30 minutes on one core at 30–200 ns per iteration (RED to
+/// BetaRED), a hundred times the largest diagram of the papers.
+const MAX_MAP_ITERATIONS: usize = 10_000_000_000;
 
 fn value_err(e: ParamError) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+/// A parameter error as ValueError; a stop (only after a signal handler raised, which is
+/// what reaches Python) as KeyboardInterrupt.
+fn model_err(e: ModelError) -> PyErr {
+    match e {
+        ModelError::Param(e) => value_err(e),
+        ModelError::Stopped => PyKeyboardInterrupt::new_err("stopped"),
+    }
 }
 
 fn arg_err(message: String) -> PyErr {
@@ -174,7 +189,7 @@ fn model_orbit<'py>(
     let q0_pkts = opt_number("q0_pkts", q0_pkts)?;
     let m = ::model::Model::new(&params_from(params)?).map_err(value_err)?;
     let q0 = q0_pkts.unwrap_or_else(|| ::model::orbit::default_q0(&m));
-    let o = ::model::orbit(&m, q0, steps).map_err(value_err)?;
+    let o = interruptible(py, |stop| ::model::orbit(&m, q0, steps, stop))?.map_err(model_err)?;
     let derivative: Vec<f64> = o.q_avg_pkts.iter().map(|&q| m.derivative(q)).collect();
     let d = PyDict::new(py);
     d.set_item("n", (0..=steps).collect::<Vec<usize>>())?;
@@ -206,7 +221,17 @@ fn model_map<'py>(
     let m = ::model::Model::new(&params_from(params)?).map_err(value_err)?;
     let b = m.network.buffer_pkts;
     let q: Vec<f64> = (0..n).map(|i| b * i as f64 / (n - 1) as f64).collect();
-    let steps: Vec<::model::map::Step> = q.iter().map(|&x| m.step(x)).collect();
+    let steps = interruptible(py, |stop| -> Result<Vec<::model::map::Step>, ModelError> {
+        let mut steps = Vec::with_capacity(q.len());
+        for (i, &x) in q.iter().enumerate() {
+            if i % POLL_EVERY == 0 {
+                stop.check()?;
+            }
+            steps.push(m.step(x));
+        }
+        Ok(steps)
+    })?
+    .map_err(model_err)?;
     let d = PyDict::new(py);
     d.set_item(
         "p",
@@ -278,6 +303,13 @@ impl OrbitArgs<'_, '_> {
             most,
             &format!("0..{most} (at most iterations - transient)"),
         )?;
+        if iterations.saturating_mul(orbits) > MAX_MAP_ITERATIONS {
+            return Err(arg_err(format!(
+                "iterations: {iterations} iterations × {orbits} values is more than \
+                 {MAX_MAP_ITERATIONS} iterations of the map in all (the most one call may ask \
+                 for); use fewer iterations or values"
+            )));
+        }
         if keep.saturating_mul(orbits) > MAX_ROWS {
             return Err(arg_err(format!(
                 "keep: {keep} iterates × {orbits} values is more than {MAX_ROWS} rows"
@@ -387,9 +419,10 @@ fn model_bifurcation<'py>(
     }
     .check(values.len(), 200)?;
     let threads = self::threads(threads)?;
-    let points = py
-        .allow_threads(|| ::model::sweep(&params, param, &values, &opts, threads))
-        .map_err(value_err)?;
+    let points = interruptible(py, |stop| {
+        ::model::sweep(&params, param, &values, &opts, threads, stop)
+    })?
+    .map_err(model_err)?;
     let (mut value, mut q_avg, mut q) = (Vec::new(), Vec::new(), Vec::new());
     let mut summary = Summary::default();
     let (mut p_max, mut evaluated) = (Vec::new(), Vec::new());
@@ -462,11 +495,10 @@ fn model_stability_map<'py>(
     }
     .check(cells, 0)?;
     let threads = self::threads(threads)?;
-    let cells = py
-        .allow_threads(|| {
-            ::model::stability_map(&params, x, &x_values, y, &y_values, &opts, threads)
-        })
-        .map_err(value_err)?;
+    let cells = interruptible(py, |stop| {
+        ::model::stability_map(&params, x, &x_values, y, &y_values, &opts, threads, stop)
+    })?
+    .map_err(model_err)?;
     let (mut xs, mut ys) = (Vec::new(), Vec::new());
     let mut summary = Summary::default();
     for c in &cells {

@@ -10,6 +10,7 @@ pub mod events;
 pub mod flow;
 pub mod metrics;
 pub mod net;
+pub mod output_size;
 pub mod packet;
 pub mod result;
 pub mod scenario;

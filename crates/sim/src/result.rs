@@ -54,7 +54,7 @@ impl Table {
 pub struct RunResult {
     /// Summary metrics, in output order.
     pub summary: Vec<(String, Value)>,
-    /// Queue and AQM state of the first measured port at a fixed step.
+    /// Queue and AQM state of the port the summary describes at a fixed step.
     pub timeseries: Table,
     /// One row per measured port.
     pub ports: Table,

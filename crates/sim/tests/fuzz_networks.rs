@@ -3,14 +3,15 @@
 //! have cycles to avoid), each link with its own rate, delay and AQM (and sometimes a managed
 //! reverse port), and groups on random paths sending bulk or finite TCP or CBR or ON/OFF UDP
 //! under every schedule kind. Each run keeps packet conservation and every port's counting
-//! identity, queue bound and rate, and repeats byte for byte; broken networks (dangling router
+//! identity, queue bound and rate, describes in its summary the port the default rule picks
+//! (a chain's first, a network's slowest), and repeats byte for byte; broken networks (dangling router
 //! names, links from a router to itself or twice between one pair, routers cut off, paths that
 //! do not exist, repeated routers, wrong link counts, zero-rate links, bad sources) give one
 //! line naming the key. `make fuzz` sets PROPTEST_CASES to 10 000.
 
 mod common;
 
-use common::{check_port_invariants, fuzz_config, m};
+use common::{check_port_invariants, col, fuzz_config, m, port_names};
 use proptest::prelude::*;
 use std::convert::Infallible;
 
@@ -96,6 +97,23 @@ impl Net {
     fn all_links(&self) -> impl Iterator<Item = (usize, usize, &Link)> {
         let line = self.links.iter().enumerate().map(|(i, k)| (i, i + 1, k));
         line.chain(self.chords.iter().map(|(a, b, k)| (*a, *b, k)))
+    }
+
+    /// The measured port the summary describes: a chain's first; a network's slowest, the
+    /// first in port order among equals.
+    fn described(&self) -> usize {
+        if !self.network {
+            return 0;
+        }
+        let rates: Vec<f64> = self
+            .all_links()
+            .flat_map(|(_, _, k)| if k.3 { vec![k.0, k.0] } else { vec![k.0] })
+            .collect();
+        let slowest = rates.iter().copied().fold(f64::INFINITY, f64::min);
+        rates
+            .iter()
+            .position(|&r| r == slowest)
+            .expect("a slowest port")
     }
 
     /// Each measured port's buffer: every forward port, and the managed reverse ones.
@@ -352,6 +370,13 @@ proptest! {
             m(&r, "data_delivered") + m(&r, "data_dropped") + m(&r, "data_in_flight")
         );
         check_port_invariants(&r, &n.limits());
+        // The summary describes the port the rule picks, with the per-port table's numbers.
+        let k = n.described();
+        let port = r.summary.iter().find(|(name, _)| name == "port").map(|(_, v)| v.clone());
+        prop_assert_eq!(port, Some(sim::result::Value::Text(port_names(&r)[k].clone())));
+        for (summary, table) in [("bottleneck_arrivals", "arrivals"), ("avg_queue_pkts", "avg_queue_pkts")] {
+            prop_assert_eq!(m(&r, summary), col(&r.ports, table)[k]);
+        }
         for (name, v) in &r.summary {
             if let sim::result::Value::Float(x) = v {
                 prop_assert!(!x.is_nan() || name == "settle_time_s", "{} is NaN", name);

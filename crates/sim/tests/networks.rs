@@ -79,7 +79,7 @@ fn groups_cross_the_ports_of_their_path() {
     let data = col(&r.ports, "data_departures");
     assert!(data[0] > data[2], "A->B carries more data than C->D");
     assert!(arrivals[3] > 0.0);
-    // The summary reports the first port.
+    // A chain's summary reports its first port.
     assert_eq!(m(&r, "bottleneck_arrivals"), arrivals[0]);
     assert_eq!(m(&r, "avg_queue_pkts"), col(&r.ports, "avg_queue_pkts")[0]);
     // Conservation over the whole network.

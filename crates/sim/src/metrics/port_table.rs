@@ -1,8 +1,9 @@
 //! The per-port table: for each measured port (one with a managed queue), its queue mean,
 //! STD and maximum, drop and mark rates, link efficiency and throughput over the window
-//! (docs/metrics.md). The summary reports the first port with the same definitions. With a
-//! window covering the whole run, each row keeps the counting identity
-//! arrivals = departures + drops + queue_end_pkts.
+//! (docs/metrics.md). The summary reports one of these ports (`measure.port`, or the default
+//! rule of `Scenario::summary_port`) with the same definitions. With a window covering the
+//! whole run, each row keeps the counting identity arrivals = departures + drops +
+//! queue_end_pkts.
 
 use super::port_stats::PortStats;
 use super::window::Window;

@@ -76,15 +76,18 @@ pub fn settle_time_s(
 
 /// Everything the summary is computed from.
 pub struct SummaryInputs<'a> {
-    /// AQM name.
+    /// AQM name of the described port.
     pub aqm: &'a str,
+    /// Name of the described port (as in the per-port table).
+    pub port_name: &'a str,
     /// Simulated duration, s.
     pub duration_s: f64,
     /// Seed.
     pub seed: u64,
     /// Measurement window.
     pub window: Window,
-    /// Counters of the first measured port (the bottleneck).
+    /// Counters of the described port: the measured port `Scenario::summary_port` picks
+    /// (the dumbbell's bottleneck).
     pub port: &'a PortStats,
     /// Per-flow statistics.
     pub flows: &'a [FlowStats],
@@ -113,6 +116,7 @@ pub fn build(s: &SummaryInputs) -> Vec<(String, Value)> {
     let i = |k: &str, v: u64| (k.to_string(), Value::Int(v));
     vec![
         ("aqm".to_string(), Value::Text(s.aqm.to_string())),
+        ("port".to_string(), Value::Text(s.port_name.to_string())),
         f("duration_s", s.duration_s),
         f("window_start_s", ns_to_s(s.window.start_ns)),
         f("window_end_s", ns_to_s(s.window.end_ns)),

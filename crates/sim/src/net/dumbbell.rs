@@ -5,7 +5,7 @@ use super::built::{
     fifo, mbps_to_bps, route_flows, Access, BuiltNet, FlowAccess, MeasuredPort, QueueMaker,
 };
 use super::network::{Network, PortQueue};
-use crate::scenario::{Dumbbell, QueueSpec, ScenarioError};
+use crate::scenario::{Dumbbell, QueueSpec, ScenarioError, DUMBBELL_PORT};
 use crate::time::ms_to_ns;
 
 /// Build a dumbbell for one flow per entry of `access` (flow ids in order), the bottleneck
@@ -38,8 +38,9 @@ pub fn build(
         net,
         measured: vec![MeasuredPort {
             port: bottleneck_port,
-            name: "R1->R2".into(),
+            name: DUMBBELL_PORT.into(),
             rate_bps: spec.bottleneck_rate_mbps * 1e6,
+            summary: false,
         }],
         flows,
     })

@@ -23,10 +23,9 @@ pub fn build(
     let mut net = Network::default();
     let routers: Vec<u32> = spec.routers.iter().map(|_| net.add_router()).collect();
     let mut measured = Vec::new();
-    for link in &spec.links {
+    for (i, link) in spec.links.iter().enumerate() {
         let rate_bps = link.rate_mbps * 1e6;
         let (a, b) = link.ends;
-        let (from, to) = (&spec.routers[a], &spec.routers[b]);
         let forward = make(measured.len(), &link.queue, rate_bps)?;
         let reverse = match &link.reverse_queue {
             Some((q, _)) => PortQueue::Managed(Box::new(make(measured.len() + 1, q, rate_bps)?)),
@@ -43,14 +42,16 @@ pub fn build(
         );
         measured.push(MeasuredPort {
             port: ab,
-            name: format!("{from}->{to}"),
+            name: spec.port_name(i, false),
             rate_bps,
+            summary: false,
         });
         if managed_reverse {
             measured.push(MeasuredPort {
                 port: ba,
-                name: format!("{to}->{from}"),
+                name: spec.port_name(i, true),
                 rate_bps,
+                summary: false,
             });
         }
     }

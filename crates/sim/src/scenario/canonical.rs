@@ -352,6 +352,10 @@ pub fn to_toml(sc: &Scenario) -> String {
     if let Some(target) = m.target_queue_pkts {
         measure.push(("target_queue_pkts", f(target)));
     }
+    // Written only when set, so that scenarios without it keep the text they always had.
+    if let Some(port) = &m.port {
+        measure.push(("port", s(port)));
+    }
     // The bins only matter to finite flows; other scenarios keep the text they always had.
     let finite = |g: &FlowGroup| matches!(g.source, Source::TcpFinite { .. });
     if sc.traffic.groups.iter().any(finite) {

@@ -1,5 +1,5 @@
 //! The `[measure]` table: the measurement window, the time-series step, the flows whose
-//! congestion window is traced, and the settling-time target.
+//! congestion window is traced, the settling-time target, and the port the summary describes.
 
 use super::error::ScenarioError;
 use super::model::Measure;
@@ -18,11 +18,13 @@ pub const MAX_SAMPLES: f64 = 1e7;
 /// The most rows the congestion-window trace may hold (samples × traced flows).
 pub const MAX_CWND_ROWS: f64 = 1e8;
 
-/// Read `[measure]` for a run of `duration_s` with `n_flows` flows.
+/// Read `[measure]` for a run of `duration_s` with `n_flows` flows on a topology whose
+/// measured ports are named `ports`.
 pub fn read(
     mut s: Section,
     duration_s: f64,
     n_flows: usize,
+    ports: &[String],
     overridden: &Overridden,
 ) -> Result<Measure, ScenarioError> {
     let window_path = s.path_of("window");
@@ -56,6 +58,7 @@ pub fn read(
         target_queue_pkts,
         settle_band: s.f64("settle_band", Some(0.2), Range::LeftOpen(0.0, 1.0))?,
         fct_bins_bytes: fct_bins(&mut s)?,
+        port: port(&mut s, ports)?,
     };
     s.finish()?;
     Ok(m)
@@ -78,6 +81,28 @@ fn fct_bins(s: &mut Section) -> Result<Vec<u64>, ScenarioError> {
         ));
     }
     Ok(edges.into_iter().map(|x| x as u64).collect())
+}
+
+/// `port`: the name of one of the measured ports `ports`, if given.
+fn port(s: &mut Section, ports: &[String]) -> Result<Option<String>, ScenarioError> {
+    const KEY: &str = "port";
+    let allowed = || format!("the measured ports are {}", ports.join(", "));
+    match s.value(KEY) {
+        None => Ok(None),
+        Some(Value::String(name)) if ports.contains(name) => Ok(Some(name.clone())),
+        Some(Value::String(name)) => Err(s.error(
+            KEY,
+            format!("\"{name}\" is not a measured port; {}", allowed()),
+        )),
+        Some(v) => Err(s.error(
+            KEY,
+            format!(
+                "must be a port name (a string), got {}; {}",
+                type_name(v),
+                allowed()
+            ),
+        )),
+    }
 }
 
 /// The time-series step: at least 1 µs, and at most [`MAX_SAMPLES`] samples over the run.
@@ -159,7 +184,8 @@ mod tests {
         let t: Table = text.parse().unwrap();
         let mut root = Section::root(&t);
         let s = root.section("measure").unwrap();
-        read(s, duration_s, n_flows, &Overridden::default()).map_err(|e| e.to_string())
+        let ports = ["A->B".to_string(), "B->C".to_string()];
+        read(s, duration_s, n_flows, &ports, &Overridden::default()).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -207,6 +233,24 @@ mod tests {
         assert!(measure("measure.cwnd_flows = [0]", 10.0, 0)
             .unwrap_err()
             .contains("the run has no flows"));
+    }
+
+    #[test]
+    fn the_port_is_a_measured_one() {
+        assert_eq!(measure("", 10.0, 1).unwrap().port, None);
+        assert_eq!(
+            measure("measure.port = \"B->C\"", 10.0, 1).unwrap().port,
+            Some("B->C".to_string())
+        );
+        assert_eq!(
+            measure("measure.port = \"C->B\"", 10.0, 1).unwrap_err(),
+            "measure.port: \"C->B\" is not a measured port; the measured ports are A->B, B->C"
+        );
+        assert_eq!(
+            measure("measure.port = 1", 10.0, 1).unwrap_err(),
+            "measure.port: must be a port name (a string), got an integer; the measured ports \
+             are A->B, B->C"
+        );
     }
 
     #[test]

@@ -3,6 +3,8 @@
 pub mod aqm_params;
 pub mod canonical;
 pub mod error;
+pub mod key_path;
+pub mod literal;
 pub mod measure;
 pub mod model;
 pub mod overrides;

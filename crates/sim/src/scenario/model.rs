@@ -59,6 +59,38 @@ impl Topology {
             Topology::Chain(n) | Topology::Network(n) => Some(n),
         }
     }
+
+    /// The names of the measured ports (those with a managed queue), in port order: the
+    /// dumbbell's [`DUMBBELL_PORT`]; a chain's or a network's links, each forward then
+    /// reverse when it has a `reverse_queue`.
+    pub fn port_names(&self) -> Vec<String> {
+        match self {
+            Topology::Dumbbell(_) => vec![DUMBBELL_PORT.to_string()],
+            Topology::Chain(n) | Topology::Network(n) => {
+                let mut names = Vec::new();
+                for (i, l) in n.links.iter().enumerate() {
+                    names.push(n.port_name(i, false));
+                    if l.reverse_queue.is_some() {
+                        names.push(n.port_name(i, true));
+                    }
+                }
+                names
+            }
+        }
+    }
+}
+
+/// The name of the dumbbell's bottleneck port, its one measured port.
+pub const DUMBBELL_PORT: &str = "R1->R2";
+
+impl RouterNet {
+    /// The name of link `i`'s forward port (`"<from>-><to>"` by router names), or of its
+    /// reverse port (`"<to>-><from>"`) when `reverse`.
+    pub fn port_name(&self, i: usize, reverse: bool) -> String {
+        let (a, b) = self.links[i].ends;
+        let (from, to) = if reverse { (b, a) } else { (a, b) };
+        format!("{}->{}", self.routers[from], self.routers[to])
+    }
 }
 
 impl Scenario {
@@ -81,6 +113,28 @@ impl Scenario {
                 }
                 out
             }
+        }
+    }
+
+    /// The place, among the measured ports (the order of [`Scenario::queues`] and
+    /// [`Topology::port_names`]), of the port the summary and the main time series describe:
+    /// the one `measure.port` names; without it the first (the dumbbell's bottleneck, a
+    /// chain's first link) on a dumbbell or a chain, and on a network the one of the lowest
+    /// link rate, the first in port order (the order of the links) among equals.
+    pub fn summary_port(&self) -> usize {
+        if let Some(name) = &self.measure.port {
+            if let Some(k) = self.topology.port_names().iter().position(|n| n == name) {
+                return k;
+            }
+        }
+        match &self.topology {
+            Topology::Dumbbell(_) | Topology::Chain(_) => 0,
+            Topology::Network(_) => self
+                .queues()
+                .iter()
+                .enumerate()
+                .min_by(|(_, a), (_, b)| a.2.total_cmp(&b.2))
+                .map_or(0, |(k, _)| k),
         }
     }
 }
@@ -335,4 +389,7 @@ pub struct Measure {
     /// Upper edges of the size bins of the flow-completion-time table, bytes (increasing; a
     /// last bin takes every larger flow).
     pub fct_bins_bytes: Vec<u64>,
+    /// The port the summary and the main time series describe, by name, as written (None:
+    /// the default rule of [`Scenario::summary_port`]).
+    pub port: Option<String>,
 }

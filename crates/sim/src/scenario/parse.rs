@@ -56,8 +56,15 @@ pub fn scenario(table: &Table, overridden: &Overridden) -> Result<Scenario, Scen
         tcp_table,
         &tcp,
     )?;
+    byte_limits(&queue, &topology, &traffic)?;
     let n_flows = traffic::flow_count(&traffic, duration_s, seed);
-    let measure = measure::read(root.section("measure")?, duration_s, n_flows, overridden)?;
+    let measure = measure::read(
+        root.section("measure")?,
+        duration_s,
+        n_flows,
+        &topology.port_names(),
+        overridden,
+    )?;
     root.finish()?;
     Ok(Scenario {
         name,
@@ -70,6 +77,61 @@ pub fn scenario(table: &Table, overridden: &Overridden) -> Result<Scenario, Scen
         traffic,
         measure,
     })
+}
+
+/// The largest data packet any flow of `traffic` sends, bytes: each TCP group's
+/// `tcp.packet_bytes`, each UDP source's `packet_bytes`.
+fn largest_packet_bytes(traffic: &Traffic) -> u32 {
+    traffic
+        .groups
+        .iter()
+        .map(|g| match g.source {
+            Source::UdpCbr { packet_bytes, .. } | Source::UdpOnOff { packet_bytes, .. } => {
+                packet_bytes
+            }
+            Source::TcpBulk | Source::TcpFinite { .. } => g.tcp.packet_bytes,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Every byte limit of a managed queue is 0 (none) or holds the largest packet of the run: a
+/// smaller one would drop every such packet. `[queue]`'s is checked at `queue.limit_bytes`,
+/// a link's where its `queue` or `reverse_queue` table sets one.
+fn byte_limits(
+    queue: &QueueSpec,
+    topology: &Topology,
+    traffic: &Traffic,
+) -> Result<(), ScenarioError> {
+    let largest = largest_packet_bytes(traffic);
+    let check = |path: String, limit: u64| {
+        if limit == 0 || limit >= u64::from(largest) {
+            return Ok(());
+        }
+        Err(ScenarioError::new(
+            format!("{path}.limit_bytes"),
+            format!(
+                "must be 0 (no byte limit) or at least one packet ({largest} bytes here), got \
+                 {limit}"
+            ),
+        ))
+    };
+    check("queue".into(), queue.limit_bytes)?;
+    let Some(net) = topology.router_net() else {
+        return Ok(());
+    };
+    for (i, link) in net.links.iter().enumerate() {
+        let own = |t: &Table| t.contains_key("limit_bytes");
+        if own(&link.queue_overrides) {
+            check(format!("topology.links[{i}].queue"), link.queue.limit_bytes)?;
+        }
+        if let Some((q, overrides)) = &link.reverse_queue {
+            if own(overrides) {
+                check(format!("topology.links[{i}].reverse_queue"), q.limit_bytes)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The seed: an integer in [0, 2^63 - 1] (TOML's integers are signed 64-bit), or a string of

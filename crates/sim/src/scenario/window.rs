@@ -129,7 +129,7 @@ mod tests {
     use super::*;
 
     fn window(value: &str, d: f64) -> Result<[f64; 2], String> {
-        let v = super::super::overrides::parse_value(value);
+        let v = super::super::overrides::parse_value("measure.window", value).unwrap();
         resolve("measure.window", Some(&v), d, &Overridden::default()).map_err(|e| e.to_string())
     }
 
@@ -202,7 +202,7 @@ mod tests {
             ("duration_s".to_string(), "200".to_string()),
             ("measure.window".to_string(), "[100, 300]".to_string()),
         ];
-        let v = super::super::overrides::parse_value("[100, 300]");
+        let v = super::super::overrides::parse_value("measure.window", "[100, 300]").unwrap();
         let only_duration = Overridden::of(&sets[..1]);
         assert_eq!(
             resolve("measure.window", Some(&v), 200.0, &only_duration)

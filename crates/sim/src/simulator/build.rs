@@ -1,5 +1,6 @@
 //! Laying out a run: the flows' plans, the network from the topology's builder (each managed
-//! port with its own AQM, timer and random stream), the flows' endpoints and the first events.
+//! port with its own AQM, timer and random stream, and the one the summary describes marked),
+//! the flows' endpoints and the first events.
 
 use super::{ports, Simulation};
 use crate::aqm_factory;
@@ -56,8 +57,8 @@ fn flow_access<'a>(sc: &'a Scenario, plans: &[(u32, FlowPlan)]) -> Vec<FlowAcces
 }
 
 impl Simulation {
-    /// Build a simulation of a validated scenario; `custom` replaces the AQM of the first
-    /// measured port.
+    /// Build a simulation of a validated scenario; `custom` replaces the AQM of the port the
+    /// summary describes ([`Scenario::summary_port`]).
     pub(super) fn build(
         scenario: Scenario,
         mut custom: Option<Box<dyn Aqm>>,
@@ -67,12 +68,14 @@ impl Simulation {
         let plans = traffic::plan(&scenario.traffic, scenario.duration_s, seed)?;
         let access = flow_access(&scenario, &plans);
         let paths: Vec<String> = scenario.queues().into_iter().map(|(p, _, _)| p).collect();
+        // The port the summary and the main time series describe.
+        let described = scenario.summary_port();
         // The k-th managed port draws from stream aqm/k (the dumbbell's bottleneck: aqm/0).
         let mut make =
             |k: usize, q: &QueueSpec, rate_bps: f64| -> Result<ManagedQueue, ScenarioError> {
-                let aqm = match (k, custom.take()) {
-                    (0, Some(aqm)) => aqm,
-                    _ => aqm_factory::build_at(&paths[k], q, rate_bps)?,
+                let aqm = match custom.take_if(|_| k == described) {
+                    Some(aqm) => aqm,
+                    None => aqm_factory::build_at(&paths[k], q, rate_bps)?,
                 };
                 Ok(ManagedQueue::new(
                     q,
@@ -82,7 +85,7 @@ impl Simulation {
                     PortStats::new(window),
                 ))
             };
-        let built: BuiltNet = match &scenario.topology {
+        let mut built: BuiltNet = match &scenario.topology {
             Topology::Dumbbell(d) => dumbbell::build(d, &scenario.queue, &access, seed, &mut make)?,
             Topology::Chain(n) | Topology::Network(n) => {
                 routers::build(n, &access, seed, &mut make)?
@@ -122,7 +125,12 @@ impl Simulation {
                     .collect()
             })
             .collect();
-        let first_probes: Vec<&str> = probes[0].iter().map(String::as_str).collect();
+        built
+            .measured
+            .get_mut(described)
+            .expect("the summary's port is a measured port")
+            .summary = true;
+        let described_probes: Vec<&str> = probes[described].iter().map(String::as_str).collect();
         let mut sim = Simulation {
             end_ns: s_to_ns(scenario.duration_s),
             sample_step_ns: ms_to_ns(scenario.measure.sample_interval_ms).max(1),
@@ -136,7 +144,7 @@ impl Simulation {
             flows,
             outbox: Vec::new(),
             window,
-            series: Series::new(&first_probes),
+            series: Series::new(&described_probes),
             port_series: PortSeries::new(probes),
             probe_buf: Vec::new(),
             active_flows: 0,

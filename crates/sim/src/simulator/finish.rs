@@ -1,5 +1,5 @@
-//! The end of a run: the summary (first measured port), the per-port, per-flow, per-group
-//! and flow-completion tables, and the time series.
+//! The end of a run: the summary (of the port `Scenario::summary_port` picks), the per-port,
+//! per-flow, per-group and flow-completion tables, and the time series.
 
 use super::Simulation;
 use crate::events::Event;
@@ -61,16 +61,22 @@ impl Simulation {
         let settle = sc.measure.target_queue_pkts.map_or(f64::NAN, |target| {
             summary::settle_time_s(t_s, q, &self.window, target, sc.measure.settle_band)
         });
-        let first = managed(0);
+        let described = self
+            .measured
+            .iter()
+            .position(|mp| mp.summary)
+            .expect("one measured port is the summary's");
+        let port = managed(described);
         let summary = summary::build(&SummaryInputs {
-            aqm: first.aqm_name(),
+            aqm: port.aqm_name(),
+            port_name: &self.measured[described].name,
             duration_s: sc.duration_s,
             seed: sc.seed,
             window: self.window,
-            port: &first.stats,
+            port: &port.stats,
             flows: &stats,
             active_s: &active_s,
-            aqm_avg_queue_pkts: self.aqm_avg_queue_pkts(0),
+            aqm_avg_queue_pkts: self.aqm_avg_queue_pkts(described),
             settle_time_s: settle,
             counts: self.counts.totals,
             data_in_flight: self.data_in_flight(),

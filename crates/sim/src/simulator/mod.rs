@@ -21,6 +21,9 @@ use crate::scenario::{Scenario, ScenarioError};
 use crate::time::ns_to_s;
 use aqm::Aqm;
 
+/// Events between two calls of the progress callback at the most (about 0.1 s of work).
+pub const PROGRESS_EVENTS: u64 = 1 << 20;
+
 /// A simulation of one scenario.
 pub struct Simulation {
     scenario: Scenario,
@@ -30,14 +33,14 @@ pub struct Simulation {
     net: Network,
     /// Per port: the event lane its packets share with links like it (`ports.rs`).
     shared_lanes: Vec<u32>,
-    /// Ports with a managed queue; the first is the summary's bottleneck.
+    /// Ports with a managed queue; the one marked `summary` is the port the summary describes.
     measured: Vec<MeasuredPort>,
     flows: Vec<Flow>,
     /// Packets produced by the endpoint being run, sent right after.
     outbox: Vec<Packet>,
     counts: PacketCounts,
     window: Window,
-    /// The first measured port's series, and the cwnd traces.
+    /// The series of the port the summary describes, and the cwnd traces.
     series: Series,
     /// Every measured port's series.
     port_series: PortSeries,
@@ -58,15 +61,17 @@ impl Simulation {
         Self::build(scenario, None)
     }
 
-    /// Like [`Simulation::new`], with any [`Aqm`] on the first measured port (for algorithms
-    /// that are not, or not yet, part of the scenario format).
+    /// Like [`Simulation::new`], with any [`Aqm`] on the port the summary describes
+    /// ([`Scenario::summary_port`], the dumbbell's bottleneck), for algorithms that are not,
+    /// or not yet, part of the scenario format.
     pub fn with_aqm(scenario: Scenario, aqm: Box<dyn Aqm>) -> Result<Self, ScenarioError> {
         crate::scenario::validate(&scenario)?;
         Self::build(scenario, Some(aqm))
     }
 
-    /// Run to the end. `progress(sim_time_s)` is called about 200 times; an `Err` from it
-    /// aborts the run and is returned.
+    /// Run to the end. `progress(sim_time_s)` is called every 1/200 of the simulated time
+    /// and every [`PROGRESS_EVENTS`] events, so that a caller can stop a long run within a
+    /// fraction of a second; an `Err` from it aborts the run and is returned.
     pub fn run<E>(
         mut self,
         mut progress: impl FnMut(f64) -> Result<(), E>,
@@ -80,9 +85,12 @@ impl Simulation {
             let (t, event) = self.events.pop().expect("peeked");
             self.now_ns = t;
             self.events_processed += 1;
-            if t >= next_progress {
+            let by_time = t >= next_progress;
+            if by_time || self.events_processed % PROGRESS_EVENTS == 0 {
                 progress(ns_to_s(t))?;
-                next_progress = t + step;
+                if by_time {
+                    next_progress = t + step;
+                }
             }
             self.dispatch(event);
         }

@@ -129,8 +129,8 @@ impl Simulation {
         }
     }
 
-    /// Record one row of every series: the first port's (with the active flows and the cwnd
-    /// traces) and each measured port's.
+    /// Record one row of every series: the main one (the port the summary describes, with the
+    /// active flows and the cwnd traces) and each measured port's.
     pub(super) fn sample(&mut self) {
         let now = self.now_ns;
         let t_s = ns_to_s(now);
@@ -146,7 +146,7 @@ impl Simulation {
                 self.aqm_avg[k].0 += avg;
                 self.aqm_avg[k].1 += 1;
             }
-            if k == 0 {
+            if mp.summary {
                 self.series.queue_row(
                     t_s,
                     m.len_pkts(),
