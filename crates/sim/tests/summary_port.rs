@@ -15,7 +15,10 @@ fn triangle(measure: &str) -> String {
     let text = file
         .replace("duration_s = 20.0", "duration_s = 4.0")
         .replace("window = \"second_half\"", "window = \"all\"");
-    assert_ne!(text, file, "the triangle's duration and window are where this test expects");
+    assert_ne!(
+        text, file,
+        "the triangle's duration and window are where this test expects"
+    );
     format!("{text}\n{measure}\n")
 }
 
