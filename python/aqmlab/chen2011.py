@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from .data import EXPERIMENTS
 from .plots import _save, plt
 from .sweeps import write_table
 
@@ -72,7 +73,8 @@ PARTS: dict[str, dict[int, tuple[str, ...]]] = {
 
 
 def experiments_root() -> Path:
-    return Path(__file__).resolve().parents[2] / "experiments" / "chen2011"
+    """The paper's shipped scenario and experiment files and published numbers."""
+    return EXPERIMENTS / "chen2011"
 
 
 def published(path: Path | None = None) -> pd.DataFrame:

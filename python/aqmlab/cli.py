@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import _core
+from . import _core, data
 from .arg_types import add_memory_option, finite_float, float_list, job_count
 from .cli_inspect import add_parser as add_inspect_parser
 from .experiment import Experiment, ExperimentError, is_experiment_file, is_experiment_text
@@ -34,7 +34,6 @@ from .validate_cli import add_parser as add_validate_parser
 EXIT_USAGE = 2
 MAX_CURVES = 50
 """Most θ values `aqmlab curves` draws in one figure."""
-EXPERIMENTS_DIR = Path("experiments")
 RESULTS_DIR = Path("results")
 
 
@@ -147,16 +146,15 @@ def _cmd_list(args: argparse.Namespace) -> int:
         print(f"  {name:<{width}}  {titles[name]}")
     for key, names in catalog.items():
         print(f"{key.replace('_', ' ')}: {', '.join(names)}")
-    files = sorted(EXPERIMENTS_DIR.rglob("*.toml")) if EXPERIMENTS_DIR.is_dir() else []
-    experiments = [p for p in files if is_experiment_file(p)]
-    scenarios = [p for p in files if p not in experiments]
-    print(f"\nscenarios under {EXPERIMENTS_DIR}/:" if scenarios else "\nscenarios: none found")
-    for path in scenarios:
-        print(f"  {path.as_posix()}")
-    if experiments:
-        print(f"\nexperiments under {EXPERIMENTS_DIR}/ (aqmlab sweep FILE):")
-        for path in experiments:
-            print(f"  {path.as_posix()}")
+    names = data.builtin_names()
+    experiments = [n for n in names if is_experiment_file(data.resolve(n))]
+    scenarios = [n for n in names if n not in experiments]
+    print(f"\nbuilt-in scenarios (aqmlab run NAME; the files are in {data.EXPERIMENTS}):")
+    for name in scenarios:
+        print(f"  {name}")
+    print("\nbuilt-in experiments (aqmlab sweep NAME):")
+    for name in experiments:
+        print(f"  {name}")
     return 0
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _core
+from .data import resolve
 from .scenario import Scenario, read_toml_text, toml_literal
 
 if sys.version_info >= (3, 11):
@@ -172,8 +173,9 @@ class Experiment:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], quick: bool = False) -> Experiment:
-        """Read and check an experiment file; with `quick`, apply its `[quick]` table."""
-        path = Path(path)
+        """Read and check an experiment file (or a built-in one by name, `betared/fig3`:
+        `aqmlab.data.resolve`); with `quick`, apply its `[quick]` table."""
+        path = resolve(path)
         try:
             data = tomllib.loads(read_toml_text(path, "experiment"))
         except OSError as e:

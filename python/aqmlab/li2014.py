@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from .data import EXPERIMENTS
 from .plots import plot_traces
 from .sweeps import write_table
 
@@ -113,7 +114,8 @@ TABLE_TITLES = {
 
 
 def experiments_root() -> Path:
-    return Path(__file__).resolve().parents[2] / "experiments" / "li2014"
+    """The paper's shipped scenario and experiment files and published numbers."""
+    return EXPERIMENTS / "li2014"
 
 
 SECONDS_TABLES = (21,)

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from . import model
+from .data import EXPERIMENTS
 from .experiment import RunSpec, run_id
 from .model_cli import write_table
 from .outdir import open_resumable, write_file
@@ -32,7 +33,7 @@ from .store import RunStore
 from .sweeps import execute
 from .tables import render_table
 
-SCENARIO = Path("experiments") / "betared" / "scenario1.toml"
+SCENARIO = EXPERIMENTS / "betared" / "scenario1.toml"
 BETARED = {
     "queue.aqm": "betared",
     "queue.betared.q_min_pkts": 0.0,
@@ -114,11 +115,6 @@ def model_prediction(n_flows: float, theta: float, k: float) -> dict[str, float]
 
 
 def _specs(quick: bool) -> list[RunSpec]:
-    if not SCENARIO.is_file():
-        raise ValueError(
-            f"bridge: scenario file {SCENARIO.as_posix()} not found "
-            "(run from the aqmlab repository root)"
-        )
     base = Scenario.load(SCENARIO).with_(BETARED)
     if quick:
         base = base.with_({"duration_s": 100.0, "measure.window": "second_half"})

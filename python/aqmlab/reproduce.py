@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import _core, chen2011, claims_betared, li2014
+from . import _core, chen2011, claims_betared, data, li2014
 from .claims_betared import Claim
 from .experiment import Experiment, ExperimentError, RunSpec
 from .outdir import write_file
@@ -117,12 +117,9 @@ class ReproduceOutcome:
 
 
 def experiments_dir(paper: Paper) -> Path:
-    """`experiments/<paper>` under the current directory, else next to the source tree."""
-    for base in (Path("experiments"), Path(__file__).resolve().parents[2] / "experiments"):
-        candidate = base / paper.directory
-        if candidate.is_dir():
-            return candidate
-    raise ExperimentError(f"no experiments/{paper.directory} folder found")
+    """`experiments/<paper>` under the current folder when there is one (a copy the user
+    changed), else the files aqmlab ships (`aqmlab.data`)."""
+    return data.experiments(paper.directory)
 
 
 def parse_parts(text: str, paper: Paper, noun: str) -> list[Part]:

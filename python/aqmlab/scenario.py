@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _core, data
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -155,12 +155,13 @@ class Scenario:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Scenario:
-        """Read a scenario file; the path is kept as provenance.
+        """Read a scenario file, or a built-in scenario by name (`betared/scenario1`,
+        `aqmlab.data.resolve`); the path as given is kept as provenance.
 
         Raises OSError when the file cannot be read, `ScenarioError` when it is not UTF-8
         TOML (the keys are checked when the scenario is resolved or run).
         """
-        return cls(read_toml_text(path), source=os.fspath(path))
+        return cls(read_toml_text(data.resolve(path)), source=os.fspath(path))
 
     @classmethod
     def from_text(cls, text: str) -> Scenario:

@@ -27,6 +27,14 @@ from .outdir import open_resumable
 from .store import RunStore
 
 ROOT = Path(__file__).resolve().parents[2]
+"""The repository checkout aqmlab runs from, when it runs from one (it holds `Cargo.toml`):
+the full ns-3 grid then also rewrites its `docs/validation-ns3.md`, and builds go under its
+`target/`. An installed aqmlab has none."""
+
+
+def in_checkout() -> bool:
+    """Whether aqmlab runs from its repository checkout (see `ROOT`)."""
+    return (ROOT / "Cargo.toml").is_file() and (ROOT / "docs").is_dir()
 
 
 class ValidationError(RuntimeError):

@@ -12,7 +12,7 @@ from typing import Any
 
 from .arg_types import job_count
 from .outdir import open_resumable
-from .validate import Outcome, ValidationError, default_jobs
+from .validate import Outcome, ValidationError, default_jobs, in_checkout
 
 RESULTS_DIR = Path("results")
 
@@ -79,9 +79,7 @@ def cmd_ns3(args: argparse.Namespace) -> int:
     jobs = args.jobs or default_jobs()
     outcome = validate_ns3.execute(out, g, jobs, prog, on_done=_on_done(args))
     # The full grid's page is the project's page; the quick one stays in its folder.
-    docs = (
-        None if args.quick or not validate_ns3.DOCS_PAGE.parent.is_dir() else validate_ns3.DOCS_PAGE
-    )
+    docs = None if args.quick or not in_checkout() else validate_ns3.DOCS_PAGE
     path, table = validate_ns3.write_outputs(out, g, args.quick, prog, docs_page=docs)
     return _report(outcome, table, [path] if docs is None else [path, docs])
 

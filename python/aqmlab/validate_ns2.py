@@ -5,7 +5,7 @@ ARED, and with REM or PI, here, and Chen, Hu & Ji 2011's ECN dumbbell (§5; RED 
 RED; as a fourth family the paper's ARED and self-tuning RED, and as a fifth its REM and PI
 with ECN marking), in `validate_ns2_chen`.
 
-The Li cases' ns-2 side is `benches/validation/ns2/li2014_dumbbell.tcl` (REM and PI:
+The Li cases' ns-2 side is `validation/ns2/li2014_dumbbell.tcl` (REM and PI:
 `li2014_rem_pi.tcl`, which runs that script with Queue/REM or Queue/PI at the bottleneck), their
 aqmlab side `experiments/li2014/single_bottleneck.toml`. Every family measures over the second
 half of the run, at the bottleneck port:
@@ -34,11 +34,11 @@ from typing import Any, ClassVar, NamedTuple
 
 from . import validate as common
 from . import validate_ns2_chen as chen
+from .data import EXPERIMENTS, VALIDATION
 from .outdir import write_file
 from .store import RunStore
 from .validate import (
     LABELS,
-    ROOT,
     TOLERANCES,
     Comparison,
     Job,
@@ -47,9 +47,9 @@ from .validate import (
 )
 from .validate_ns2_chen import ChenCase, ChenRemPiCase, ChenTunedCase
 
-SCRIPT = ROOT / "benches" / "validation" / "ns2" / "li2014_dumbbell.tcl"
+SCRIPT = VALIDATION / "ns2" / "li2014_dumbbell.tcl"
 REM_PI_SCRIPT = SCRIPT.with_name("li2014_rem_pi.tcl")
-SCENARIO = ROOT / "experiments" / "li2014" / "single_bottleneck.toml"
+SCENARIO = EXPERIMENTS / "li2014" / "single_bottleneck.toml"
 PAGE = "validation-ns2.md"
 TABLE = "validation-ns2.csv"
 INSTALL_HINT = "ns-2 not found (no `ns` on PATH); install it with: apt-get install ns2"

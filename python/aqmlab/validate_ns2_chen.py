@@ -6,7 +6,7 @@ family of its own (`ChenTunedCase`), the paper's Adaptive RED and self-tuning RE
 RED's δt 2 s, w 0.00048814, q_target 1500, d 150 ms), and as a third (`ChenRemPiCase`) its REM
 (φ 1.001, α 0.1, γ 0.001, 2 ms) and PI (a 1.822e-5, b 1.816e-5, 170 Hz), target 1500, marking.
 
-The ns-2 side is `benches/validation/ns2/chen2011_dumbbell.tcl` (ARED and self-tuning RED:
+The ns-2 side is `validation/ns2/chen2011_dumbbell.tcl` (ARED and self-tuning RED:
 `chen2011_tuned_red.tcl`, which sets up the bottleneck's Queue/RED and runs that script; REM
 and PI: `chen2011_rem_pi.tcl`, which swaps it for Queue/REM or Queue/PI), the
 aqmlab side `experiments/chen2011/dumbbell.toml`. Both measure what the Li et al. (2014) cases
@@ -25,11 +25,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .validate import ROOT
+from .data import EXPERIMENTS, VALIDATION
 
-SCRIPT = ROOT / "benches" / "validation" / "ns2" / "chen2011_dumbbell.tcl"
+SCRIPT = VALIDATION / "ns2" / "chen2011_dumbbell.tcl"
 TUNED_SCRIPT = SCRIPT.with_name("chen2011_tuned_red.tcl")
-SCENARIO = ROOT / "experiments" / "chen2011" / "dumbbell.toml"
+SCENARIO = EXPERIMENTS / "chen2011" / "dumbbell.toml"
 
 FLOWS = (200, 1000)
 """N of the full grid (§5.1's two extreme cases)."""

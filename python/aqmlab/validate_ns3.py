@@ -1,5 +1,5 @@
 """Validation against ns-3.37: the BetaRED dumbbell (Giménez et al. 2022, §3.1) run in aqmlab
-and in ns-3 (`benches/ns3/betared_dumbbell.cc`, built with g++ against Debian's `libns3-dev`)
+and in ns-3 (`validation/ns3/betared_dumbbell.cc`, built with g++ against Debian's `libns3-dev`)
 with drop tail, RED, Adaptive RED, PIE and CoDel; every run stored as it finishes, and a
 Markdown page comparing the two (`validate_ns3_page`).
 
@@ -31,9 +31,10 @@ from typing import Any
 
 from . import _core
 from . import validate as common
+from .data import EXPERIMENTS, VALIDATION
 from .outdir import atomic_write, write_file
 from .store import RunStore
-from .validate import ROOT, Comparison, Job, Outcome, ValidationError
+from .validate import ROOT, Comparison, Job, Outcome, ValidationError, in_checkout
 from .validate_ns3_aqm import MappingError, QueueDiscMapping, queue_disc
 
 if sys.version_info >= (3, 11):
@@ -41,14 +42,19 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
-NS3_DIR = ROOT / "benches" / "ns3"
+NS3_DIR = VALIDATION / "ns3"
 PROGRAM_SOURCE = NS3_DIR / "betared_dumbbell.cc"
 PROGRAM_HEADERS = (NS3_DIR / "aqm_setup.h", NS3_DIR / "dumbbell_probes.h")
 SCENARIOS = {
-    1: ROOT / "experiments" / "betared" / "scenario1.toml",
-    2: ROOT / "experiments" / "betared" / "scenario2.toml",
+    1: EXPERIMENTS / "betared" / "scenario1.toml",
+    2: EXPERIMENTS / "betared" / "scenario2.toml",
 }
-BUILD_DIR = ROOT / "target" / "ns3"
+BUILD_DIR = (
+    ROOT / "target" / "ns3"
+    if in_checkout()
+    else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aqmlab" / "ns3"
+)
+"""Where the ns-3 program is built: the checkout's `target/`, else the user's cache."""
 PAGE = "validation-ns3.md"
 TABLE = "validation-ns3.csv"
 DOCS_PAGE = ROOT / "docs" / PAGE

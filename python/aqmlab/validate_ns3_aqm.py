@@ -2,7 +2,7 @@
 attribute it is given, computed from the resolved `[queue]` table of the scenario, and what
 cannot be mapped exactly.
 
-The ns-3 program (`benches/ns3/betared_dumbbell.cc`, defaults in `benches/ns3/aqm_setup.h`)
+The ns-3 program (`validation/ns3/betared_dumbbell.cc`, defaults in `validation/ns3/aqm_setup.h`)
 receives the attributes as `--qdisc=Name=Value,...`, so the ns-3 side always runs with the
 values aqmlab resolved. Values are written the way ns-3 parses them: times in whole
 nanoseconds (`15000000ns`), rates in bit/s, booleans as `true`/`false`, and `max` for

@@ -86,11 +86,11 @@ NS3_SETUP = """\
 - **Version and build.** Debian 12's `libns3-dev` 3.37-2 (`apt-get install libns3-dev g++`).
   Its build profile is "release", with `NS_LOG` compiled in and asserts out. The pkg-config
   files it ships give a broken include flag, so the libraries are named directly. The harness
-  compiles [`benches/ns3/betared_dumbbell.cc`](../benches/ns3/betared_dumbbell.cc) (with
+  compiles [`validation/ns3/betared_dumbbell.cc`](../validation/ns3/betared_dumbbell.cc) (with
   `aqm_setup.h` and `dumbbell_probes.h`, written against ns-3's public API) with
   `g++ -O2 -std=c++17` into `target/ns3/betared_dumbbell-<digest>`, the digest covering the
   sources, the flags and ns-3's version, so a changed source is rebuilt and its runs redone.
-  [`benches/ns3/run_ns3.sh`](../benches/ns3/run_ns3.sh) builds and runs the same program by
+  [`validation/ns3/run_ns3.sh`](../validation/ns3/run_ns3.sh) builds and runs the same program by
   hand. Each run prints one JSON line.
 - **Topology.** One sender node and one sink node per flow and two routers. Each host sits on
   its own point-to-point link of 100 Mb/s and 1 ms to its router; R1–R2 is 50 Mb/s, 10 ms.
@@ -181,7 +181,7 @@ RERUN = """\
 apt-get install libns3-dev g++                   # ns-3.37 on Debian 12
 .venv/bin/aqmlab validate ns3 --quick --jobs 2   # 20 runs, a few minutes
 .venv/bin/aqmlab validate ns3 --jobs 2           # the full grid: hours; rewrites this page
-benches/ns3/run_ns3.sh --duration=20 --schedule=constant --flows=100   # the program by hand
+validation/ns3/run_ns3.sh --duration=20 --schedule=constant --flows=100   # the program by hand
 ```
 Runs are stored under `results/validate-ns3[-quick]/runs/` as they finish; an interrupted
 validation resumes where it stopped, and a run is redone only when its inputs change (the
@@ -219,7 +219,7 @@ def _mapping_section(g: Grid) -> str:
         "",
         "Every ns-3 attribute is set explicitly from the resolved scenario "
         "(`python/aqmlab/validate_ns3_aqm.py`; the program's own defaults in "
-        "`benches/ns3/aqm_setup.h` are the same values). The scenario files set only "
+        "`validation/ns3/aqm_setup.h` are the same values). The scenario files set only "
         "`[queue.red]`; ARED, PIE and CoDel run with aqmlab's defaults "
         "(`aqmlab list --params`), which follow ns-3.37's.",
     ]

@@ -17,7 +17,7 @@ runs them.
   or a formula.
 
 Every page runs in a folder of its own that holds links to the repository's `experiments/`,
-`examples/` and `benches/`, so commands write `results/` there.
+`examples/` and `validation/`, so commands write `results/` there.
 """
 
 from __future__ import annotations

@@ -82,8 +82,9 @@ def test_list():
     assert "droptail" in proc.stdout
     assert "  self_tuning_red  Self-tuning RED\n" in proc.stdout  # the name, then the title
     assert "aqm titles" not in proc.stdout
-    assert "experiments/betared/scenario1.toml" in proc.stdout
-    assert "experiments/betared/scenario2.toml" in proc.stdout
+    scenarios = proc.stdout.split("built-in scenarios")[1].split("built-in experiments")[0]
+    assert "  betared/scenario1\n  betared/scenario2\n" in scenarios
+    assert "  betared/fig3\n" in proc.stdout.split("built-in experiments")[1]
 
 
 def test_version():

@@ -118,7 +118,7 @@ def test_aqm_wrapper_drop_curve_concentrates_around_target():
 def test_list_separates_experiment_files():
     proc = run_cli("list")
     assert proc.returncode == 0, proc.stderr
-    scenarios, _, experiments = proc.stdout.partition("experiments under")
-    assert "experiments/betared/scenario1.toml" in scenarios
-    assert "experiments/betared/fig8.toml" in experiments
-    assert "fig8.toml" not in scenarios
+    scenarios, _, experiments = proc.stdout.partition("built-in experiments")
+    assert "  betared/scenario1\n" in scenarios
+    assert "  betared/fig8\n" in experiments
+    assert "fig8" not in scenarios

@@ -21,7 +21,7 @@ PAGES = [
     *sorted((REPO_ROOT / "docs").rglob("*.md")),
     REPO_ROOT / "examples" / "README.md",
 ]
-LINKED = ("experiments", "examples", "benches")
+LINKED = ("experiments", "examples", "validation")
 """What each page's folder links to from the repository."""
 COMMAND_TIMEOUT_S = 900
 

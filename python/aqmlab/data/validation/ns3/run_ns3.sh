@@ -3,17 +3,17 @@
 # and run it with each AQM in $AQMS, one run after the other. Optional benchmark, not part of the
 # test suite; `aqmlab validate ns3` builds and runs the same program. See docs/validation-ns3.md.
 #
-# Usage: benches/ns3/run_ns3.sh [extra program options, e.g. --duration=20 --schedule=constant]
-# Environment: AQMS ("droptail red"; also ared, pie, codel), BUILD_DIR (target/ns3), OUT_DIR (results/ns3),
+# Usage: validation/ns3/run_ns3.sh [extra program options, e.g. --duration=20 --schedule=constant]
+# Environment: AQMS ("droptail red"; also ared, pie, codel), BUILD_DIR (target/ns3 under the
+#              current folder), OUT_DIR (results/ns3 under the current folder),
 #              CXX (g++), NICE (nice; set empty to run at normal priority).
 # Prints one JSON line per run on stdout, with the wall time and peak RSS of the whole process
 # (from /usr/bin/time -v) added as wall_s and max_rss_kb.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-build_dir="${BUILD_DIR:-$root/target/ns3}"
-out_dir="${OUT_DIR:-$root/results/ns3}"
+build_dir="${BUILD_DIR:-$PWD/target/ns3}"
+out_dir="${OUT_DIR:-$PWD/results/ns3}"
 cxx="${CXX:-g++}"
 nice_cmd="${NICE-nice}"
 aqms="${AQMS:-droptail red}"
