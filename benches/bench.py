@@ -217,8 +217,9 @@ def time_model() -> dict[str, dict]:
         values = np.linspace(lo, hi, 1000)
         for early_exit in (False, True):
             t0 = time.perf_counter()
-            model.bifurcation(param, values, overrides, iterations=10_000, early_exit=early_exit,
-                              threads=1)
+            model.bifurcation(
+                param, values, overrides, iterations=10_000, early_exit=early_exit, threads=1
+            )
             out.setdefault(label, {})[early_exit] = time.perf_counter() - t0
         print(f"model {label}: {out[label][False]:.2f} s", file=sys.stderr)
     return out

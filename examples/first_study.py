@@ -26,9 +26,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import aqmlab  # noqa: E402
-from aqmlab.run_plots import plot_run  # noqa: E402
+from aqmlab.data import resolve  # noqa: E402
+from aqmlab.present.run_plots import plot_run  # noqa: E402
 
-SCENARIO = Path(__file__).resolve().parent.parent / "experiments" / "betared" / "scenario1.toml"
+SCENARIO = resolve("betared/scenario1")
+"""The built-in scenario, experiments/betared/scenario1.toml, wherever aqmlab is installed."""
 AQMS = ["droptail", "red", "betared"]
 FLOWS = [20, 50, 100]
 METRICS = [

@@ -13,28 +13,29 @@ from ._core import ScenarioError
 from ._core import version as _core_version
 
 if TYPE_CHECKING:
-    from . import aqm, model
-    from .experiment import Experiment, ExperimentError
-    from .outdir import OutputError
-    from .result import RunResult
-    from .runner import run
-    from .scenario import Scenario
-    from .sweeps import sweep
+    from . import model
+    from .engine import aqm
+    from .engine.outdir import OutputError
+    from .engine.result import RunResult
+    from .engine.runner import run
+    from .engine.scenario import Scenario
+    from .sweeps.experiment import Experiment, ExperimentError
+    from .sweeps.grid import sweep
 
 __version__ = _core_version()
 
 _LAZY = {
-    "Experiment": "experiment",
-    "ExperimentError": "experiment",
-    "OutputError": "outdir",
-    "RunResult": "result",
-    "Scenario": "scenario",
-    "run": "runner",
-    "sweep": "sweeps",
-    "aqm": None,
-    "model": None,
+    "Experiment": ("sweeps.experiment", "Experiment"),
+    "ExperimentError": ("sweeps.experiment", "ExperimentError"),
+    "OutputError": ("engine.outdir", "OutputError"),
+    "RunResult": ("engine.result", "RunResult"),
+    "Scenario": ("engine.scenario", "Scenario"),
+    "run": ("engine.runner", "run"),
+    "sweep": ("sweeps.grid", "sweep"),
+    "aqm": ("engine.aqm", None),
+    "model": ("model", None),
 }
-"""Public name -> the submodule that defines it (None: the name is a submodule)."""
+"""Public name -> (the module that defines it, the name there; None: the module itself)."""
 
 __all__ = [
     "Experiment",
@@ -54,8 +55,9 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     if name not in _LAZY:
         raise AttributeError(f"module 'aqmlab' has no attribute {name!r}")
-    module = import_module(f".{_LAZY[name] or name}", __name__)
-    value = module if _LAZY[name] is None else getattr(module, name)
+    module_name, attr = _LAZY[name]
+    module = import_module(f".{module_name}", __name__)
+    value = module if attr is None else getattr(module, attr)
     globals()[name] = value
     return value
 

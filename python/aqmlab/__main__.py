@@ -1,5 +1,5 @@
 """`python -m aqmlab` is the `aqmlab` command."""
 
-from .cli import main
+from .cli.main import main
 
 raise SystemExit(main())

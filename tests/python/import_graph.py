@@ -180,3 +180,27 @@ def circles(graph: Graph) -> list[list[str]]:
         if v not in index:
             visit(v)
     return sorted(found)
+
+
+def private_imports(package: Path) -> list[str]:
+    """`module: name` for every private name (`_x`) a module imports from a module of another
+    folder of the package (`from ..engine.result import _json_safe`)."""
+    root = package.parent
+    packages = {_py_name(p, root) for p in package.rglob("__init__.py")}
+    found = []
+    for path in package.rglob("*.py"):
+        name = _py_name(path, root)
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = _absolute(here, node.module, node.level)
+            folder = base if base in packages else base.rpartition(".")[0]
+            if folder == here or base.split(".")[0] != package.name:
+                continue
+            found += [
+                f"{name}: {base}.{a.name}"
+                for a in node.names
+                if a.name.startswith("_") and a.name != "_core"
+            ]
+    return sorted(found)

@@ -10,8 +10,9 @@ import re
 import pandas as pd
 import pytest
 
-from aqmlab import _core, aqm
-from aqmlab.cli import main
+from aqmlab import _core
+from aqmlab.cli.main import main
+from aqmlab.engine import aqm
 from conftest import run_cli
 
 AQMS = _core.catalog()["aqms"]

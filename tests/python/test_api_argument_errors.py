@@ -9,7 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from aqmlab import _core, aqm, model
+from aqmlab import _core, model
+from aqmlab.engine import aqm
 
 BAD_INTS = [-1, 2**64, 2**200, 1.5, "3", True, None]
 

@@ -61,7 +61,7 @@ def test_rem_update_by_hand():
     q.timer(0.002, queue_pkts=320)
     s = q.state
     assert s["price"] == pytest.approx(0.007)
-    assert s["p"] == pytest.approx(1.0 - 1.001 ** -0.007)
+    assert s["p"] == pytest.approx(1.0 - 1.001**-0.007)
     assert s["input_rate_pkts_per_s"] == pytest.approx(7500.0)
     assert q.next_timer_s == pytest.approx(0.004)
 
@@ -84,8 +84,13 @@ def test_drop_curves():
     # BetaRED with theta = 1/sqrt(3) and the target mid-way is the same line.
     beta = _core.AqmStepper(
         "betared",
-        {"q_min_pkts": 100, "q_max_pkts": 300, "q_target_pkts": 200, "p_max": 0.2,
-         "theta": 1 / math.sqrt(3)},
+        {
+            "q_min_pkts": 100,
+            "q_max_pkts": 300,
+            "q_target_pkts": 200,
+            "p_max": 0.2,
+            "theta": 1 / math.sqrt(3),
+        },
     )
     qs = [100 + 2 * i for i in range(100)]
     assert beta.drop_probability(qs) == pytest.approx(red.drop_probability(qs), abs=1e-12)
@@ -162,8 +167,11 @@ def test_failed_calls_change_nothing():
 def test_queue_within_its_limit_and_bytes_consistent():
     q = _core.AqmStepper("red", {}, limit_pkts=50)
     assert q.enqueue(0.0, queue_pkts=50) in ("accept", "early_drop", "forced_drop")
-    with pytest.raises(ValueError, match=r"^queue_pkts: must be an integer in 0\.\.50 \(at most "
-                       r"limit_pkts\), got 51$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^queue_pkts: must be an integer in 0\.\.50 \(at most "
+        r"limit_pkts\), got 51$",
+    ):
         q.enqueue(0.0, queue_pkts=51)
     ared = _core.AqmStepper("ared", {"adapt_at": "timer"}, limit_pkts=50)
     with pytest.raises(ValueError, match=r"^queue_pkts: .* got 51$"):
@@ -193,8 +201,11 @@ def test_sojourn_within_now_and_drop_curve_inputs():
     assert q.dequeue(1.0, sojourn_s=1.0, queue_pkts=0) == "deliver"
     red = _core.AqmStepper("red", {})
     for bad, shown in ((math.nan, "nan"), (-1.0, "-1.0"), (math.inf, "inf")):
-        with pytest.raises(ValueError, match=rf"^q_avg_pkts: must be finite numbers >= 0, "
-                           rf"got {shown} at index 1$"):
+        with pytest.raises(
+            ValueError,
+            match=rf"^q_avg_pkts: must be finite numbers >= 0, "
+            rf"got {shown} at index 1$",
+        ):
             red.drop_probability([1.0, bad])
     with pytest.raises(ValueError, match="has no drop-probability curve"):
         _core.AqmStepper("pie", {}).drop_probability([])

@@ -14,7 +14,7 @@ import pytest
 
 import aqmlab
 from aqmlab import Scenario, ScenarioError
-from aqmlab.scenario import MAX_TOML_BYTES
+from aqmlab.engine.scenario import MAX_TOML_BYTES
 from conftest import REPO_ROOT, SCENARIO1, assert_usage_error, run_cli
 
 FIG3 = REPO_ROOT / "experiments" / "betared" / "fig3.toml"

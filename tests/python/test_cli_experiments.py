@@ -104,7 +104,7 @@ def test_curves_bad_theta_exit_2(tmp_path):
 
 @pytest.mark.skipif(not HAS_STEPPER, reason="this build has no BetaRED stepper")
 def test_aqm_wrapper_drop_curve_concentrates_around_target():
-    from aqmlab import aqm
+    from aqmlab.engine import aqm
 
     narrow = aqm.drop_curve("betared", [200.0, 250.0, 300.0], theta=0.05)
     wide = aqm.drop_curve("betared", [200.0, 250.0, 300.0], theta=0.5)

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from aqmlab import RunResult, Scenario, run
-from aqmlab.run_plots import plot_run
+from aqmlab.present.run_plots import plot_run
 from conftest import run_cli
 
 if sys.version_info >= (3, 11):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from aqmlab import _core
-from aqmlab.scenario import Scenario
+from aqmlab.engine.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 

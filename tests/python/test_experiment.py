@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from aqmlab import _core
-from aqmlab.experiment import Experiment, ExperimentError, run_id
+from aqmlab.sweeps.experiment import Experiment, ExperimentError, run_id
 from conftest import REPO_ROOT, SCENARIO1
 
 BETARED_DIR = REPO_ROOT / "experiments" / "betared"
@@ -164,7 +164,7 @@ def test_betared_figures_parse(quick):
 def test_titles_and_report_say_which_window_was_measured():
     import pandas as pd
 
-    from aqmlab.report import _setup
+    from aqmlab.papers.report import setup_lines
 
     fig3 = REPO_ROOT / "experiments" / "betared" / "fig3.toml"
     quick = Experiment.load(fig3, quick=True)
@@ -175,7 +175,7 @@ def test_titles_and_report_say_which_window_was_measured():
     title = quick.display_title(measured)
     assert "(last 50 s of 100 s)" in title
     assert "125" not in title
-    assert "last 50 s of 100 s" in _setup(quick, measured)[0]
+    assert "last 50 s of 100 s" in setup_lines(quick, measured)[0]
     whole = measured.assign(duration_s=250.0, window_start_s=125.0, window_end_s=250.0)
     assert "(last 125 s of 250 s)" in full.display_title(whole)
     mixed = pd.concat([measured, whole])

@@ -11,28 +11,32 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 import aqmlab
-from aqmlab import model, model_bridge, model_plots, outdir, plots, run_plots
-from aqmlab.experiment import Experiment
-from aqmlab.model_plots import _drop_title, clipped_error_bars, plot_stability_map
-from aqmlab.plots import mark_zoomed_y, plot_experiment, quick_note
-from aqmlab.run_plots import plot_run, thresholds
+from aqmlab import model
+from aqmlab.engine import outdir
+from aqmlab.model import bridge as model_bridge
+from aqmlab.model import plots as model_plots
+from aqmlab.model.plots import _drop_title, clipped_error_bars, plot_stability_map
+from aqmlab.present import plots, run_plots
+from aqmlab.present.plots import mark_zoomed_y, plot_experiment, quick_note
+from aqmlab.present.run_plots import plot_run, thresholds
+from aqmlab.sweeps.experiment import Experiment
 from conftest import SCENARIO1
 
 
 @pytest.fixture
 def caught(monkeypatch):
-    """Figures handed to `_save`, drawn and kept for inspection (and still written)."""
+    """Figures handed to `save_figure`, drawn and kept for inspection (and still written)."""
     figures = []
-    original = plots._save
+    original = plots.save_figure
 
     def keep(fig, out_dir, stem):
-        """Draw and keep `fig`, then save it as `_save` does."""
+        """Draw and keep `fig`, then save it as `save_figure` does."""
         fig.canvas.draw()
         figures.append(fig)
         return original(fig, out_dir, stem)
 
     for module in (plots, run_plots, model_plots):
-        monkeypatch.setattr(module, "_save", keep)
+        monkeypatch.setattr(module, "save_figure", keep)
     return figures
 
 

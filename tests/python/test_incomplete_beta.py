@@ -55,9 +55,7 @@ def compare(a, b, x):
 
 
 def test_dense_grid_against_scipy():
-    rows = [
-        (a, b, x) for a in PARAMS for b in PARAMS for x in FIXED_X + near_mean(a, b)
-    ]
+    rows = [(a, b, x) for a in PARAMS for b in PARAMS for x in FIXED_X + near_mean(a, b)]
     a, b, x = np.array(rows).T
     ours, _ = compare(a, b, x)
     # Exact at the ends of [0, 1].
@@ -138,8 +136,14 @@ def test_symmetry():
 
 
 def test_invalid_arguments_give_nan():
-    for a, b, x in [(0.0, 1.0, 0.5), (1.0, -1.0, 0.5), (1.0, 1.0, -0.1), (1.0, 1.0, 1.1),
-                    (math.nan, 1.0, 0.5), (1.0, 1.0, math.nan)]:
+    for a, b, x in [
+        (0.0, 1.0, 0.5),
+        (1.0, -1.0, 0.5),
+        (1.0, 1.0, -0.1),
+        (1.0, 1.0, 1.1),
+        (math.nan, 1.0, 0.5),
+        (1.0, 1.0, math.nan),
+    ]:
         assert math.isnan(betainc(a, b, x))
 
 

@@ -10,8 +10,8 @@ import sys
 import pytest
 
 import aqmlab
-from aqmlab import memory
-from aqmlab.memory import MemoryBudgetError
+from aqmlab.engine import memory
+from aqmlab.engine.memory import MemoryBudgetError
 from conftest import REPO_ROOT, SCENARIO1, assert_usage_error, run_cli
 
 FIG3 = REPO_ROOT / "experiments" / "betared" / "fig3.toml"
@@ -46,7 +46,7 @@ def test_the_budget_can_be_raised_by_option_or_environment():
     assert memory.run_need(size) > 4 * 2**30
     env = {**os.environ, memory.ENV_VAR: "8G"}
     code = (
-        "import aqmlab.memory as m, aqmlab;"
+        "import aqmlab.engine.memory as m, aqmlab;"
         f"sc = aqmlab.Scenario.load({str(SCENARIO1)!r}).with_literals("
         "[('duration_s', '10'), ('measure.sample_interval_ms', '0.001')]);"
         "m.check_run(sc.text, sc.overrides); print('fits')"

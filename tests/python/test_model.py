@@ -125,7 +125,7 @@ def test_cli_fixed_point_prints_the_worked_example(tmp_path):
 
 
 def test_cli_bifurcation_lyapunov_and_map_write_files(tmp_path, capsys):
-    from aqmlab.cli import main
+    from aqmlab.cli.main import main
 
     args = ["--points", "50", "--iterations", "2000", "--keep", "20"]
     assert main(["model", "bifurcation", *args, "--out", str(tmp_path / "b")]) == 0
@@ -188,7 +188,7 @@ BAD_INPUT = [
 
 @pytest.mark.parametrize("args", BAD_INPUT)
 def test_cli_bad_input_is_one_line_exit_2(tmp_path, capsys, args):
-    from aqmlab.cli import main
+    from aqmlab.cli.main import main
 
     out = tmp_path / "out"
     assert main(["model", *args, "--out", str(out)]) == 2

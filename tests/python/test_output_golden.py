@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from aqmlab.outdir import MARKER
+from aqmlab.engine.outdir import MARKER
 from conftest import REPO_ROOT
 
 FINITE_FLOWS = """
@@ -73,7 +73,7 @@ ports in the third; the largest seed in the second."""
 
 def digest(out_dir: Path) -> str:
     """One hash over the names and bytes of every file in `out_dir` but the output-folder
-    marker (`aqmlab.outdir.MARKER`, which lists the files and names the aqmlab version)."""
+    marker (`aqmlab.engine.outdir.MARKER`, which lists the files and names the aqmlab version)."""
     h = hashlib.sha256()
     for path in sorted(out_dir.iterdir()):
         if path.is_file() and path.name != MARKER:
@@ -85,7 +85,7 @@ def written(path: str, sets: list[str], seed: str, tmp_dir: Path) -> str:
     """Run the scenario (a file under experiments/, or a scenario's text) with `aqmlab run` and
     return the digest of the folder it wrote. The scenario is named by a relative path (it is
     recorded in summary.json), from the repository or from `tmp_dir`."""
-    from aqmlab.cli import main
+    from aqmlab.cli.main import main
 
     if "\n" in path:
         (tmp_dir / "scenario.toml").write_text(path, encoding="utf-8")

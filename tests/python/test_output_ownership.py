@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from aqmlab import outdir
-from aqmlab.cli import main
-from aqmlab.outdir import MARKER, OutputError
-from aqmlab.sweeps import sweep
+from aqmlab.cli.main import main
+from aqmlab.engine import outdir
+from aqmlab.engine.outdir import MARKER, OutputError
+from aqmlab.sweeps.grid import sweep
 from conftest import REPO_ROOT, assert_usage_error, run_cli
 
 FIG3 = REPO_ROOT / "experiments" / "betared" / "fig3.toml"

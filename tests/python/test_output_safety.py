@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from aqmlab import outdir
-from aqmlab.outdir import OutputError
+from aqmlab.engine import outdir
+from aqmlab.engine.outdir import OutputError
 from conftest import REPO_ROOT, assert_usage_error, run_cli
 
 FIG3 = REPO_ROOT / "experiments" / "betared" / "fig3.toml"
@@ -81,7 +81,7 @@ def test_a_failed_write_keeps_the_earlier_result(small_result, tmp_path, monkeyp
     def broken(table, path, dtypes=None):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("aqmlab.parquet.write_parquet", broken)
+    monkeypatch.setattr("aqmlab.engine.parquet.write_parquet", broken)
     with pytest.raises(OSError):
         small_result.write(out, overwrite=True)
     assert _snapshot(out) == before

@@ -7,7 +7,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from aqmlab.parquet import arrow_table, parquet_bytes
+from aqmlab.engine.parquet import arrow_table, parquet_bytes
 
 TABLES = {
     "floats with NaN": {"t_s": [0.0, 0.5, 1.0], "q": [1.5, math.nan, 3.25]},

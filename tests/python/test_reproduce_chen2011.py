@@ -11,10 +11,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from aqmlab import chen2011, claims_chen2011
-from aqmlab import verdicts as V
-from aqmlab.experiment import Experiment, ExperimentError
-from aqmlab.reproduce import PAPERS, parse_parts
+from aqmlab.papers import catalog
+from aqmlab.papers import verdicts as V
+from aqmlab.papers.chen2011 import claims as claims_chen2011
+from aqmlab.papers.chen2011 import paper as chen2011
+from aqmlab.papers.chen2011 import spec as chen2011_spec
+from aqmlab.papers.reproduce import parse_parts
+from aqmlab.sweeps.experiment import Experiment, ExperimentError
 
 
 def test_published_numbers_cover_table1_and_figs_5_6():
@@ -28,16 +31,16 @@ def test_published_numbers_cover_table1_and_figs_5_6():
 
 def test_every_part_has_its_experiment_files():
     root = chen2011.experiments_root()
-    assert PAPERS["chen2011"].parts == chen2011.PARTS
-    for numbers in chen2011.PARTS.values():
+    assert catalog.paper("chen2011").parts == chen2011_spec.PARTS
+    for numbers in chen2011_spec.PARTS.values():
         for stems in numbers.values():
             for stem in stems:
                 exp = Experiment.load(root / f"{stem}.toml", quick=True)
                 assert exp.runs(), stem
     # Table 1's four experiments each run the paper's four schemes.
-    for exp_id in chen2011.TABLE1:
-        exp = Experiment.load(root / "tables" / f"{chen2011.SOURCES[exp_id].experiment}.toml")
-        assert list(exp.axes[0].values) == list(chen2011.SCHEMES)
+    for exp_id in chen2011_spec.TABLE1:
+        exp = Experiment.load(root / "tables" / f"{chen2011_spec.SOURCES[exp_id].experiment}.toml")
+        assert list(exp.axes[0].values) == list(chen2011_spec.SCHEMES)
 
 
 def test_queue_stats_take_the_second_half():
@@ -81,7 +84,7 @@ def test_claims_on_the_papers_own_numbers_and_on_a_failing_ired():
 
 
 def test_parts_of_both_kinds_and_bad_selections():
-    paper = PAPERS["chen2011"]
+    paper = catalog.paper("chen2011")
     assert parse_parts("7,5", paper, "figure") == [("figure", 5), ("figure", 7)]
     assert paper.experiments([("figure", 5), ("figure", 6)]) == ["figures/fig5_6"]
     assert len(paper.experiments([("table", 1)])) == 4
@@ -90,7 +93,7 @@ def test_parts_of_both_kinds_and_bad_selections():
     with pytest.raises(ExperimentError, match="no table 2"):
         parse_parts("2", paper, "table")
     with pytest.raises(ExperimentError, match="use --figures"):
-        parse_parts("1", PAPERS["betared"], "table")
+        parse_parts("1", catalog.paper("betared"), "table")
 
 
 def test_bad_selection_is_one_line_exit_2(tmp_path):
@@ -113,7 +116,7 @@ def test_small_reproduction_end_to_end(tmp_path, monkeypatch):
     path = exp_dir / "figures" / "fig5_6.toml"
     path.write_text(path.read_text().replace("[fixed]\n", "[fixed]\nduration_s = 4.0\n"))
     monkeypatch.chdir(tmp_path)
-    from aqmlab.reproduce import reproduce
+    from aqmlab.papers.reproduce import reproduce
 
     out = tmp_path / "out"
     parts = [("figure", 5), ("figure", 6)]

@@ -10,10 +10,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from aqmlab import claims_li2014, li2014
-from aqmlab import verdicts as V
-from aqmlab.experiment import ExperimentError
-from aqmlab.reproduce import PAPERS, parse_parts
+from aqmlab.papers import catalog
+from aqmlab.papers import verdicts as V
+from aqmlab.papers.li2014 import claims as claims_li2014
+from aqmlab.papers.li2014 import paper as li2014
+from aqmlab.papers.li2014 import spec as li2014_spec
+from aqmlab.papers.reproduce import parse_parts
+from aqmlab.sweeps.experiment import ExperimentError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,9 +35,9 @@ def test_published_numbers_cover_every_table_and_scheme():
 
 def test_every_table_has_an_experiment_file():
     root = li2014.experiments_root()
-    for n, stems in li2014.PARTS.items():
+    for n, stems in li2014_spec.PARTS.items():
         assert all((root / f"{stem}.toml").is_file() for stem in stems), n
-    assert PAPERS["li2014"].parts == {"table": li2014.PARTS}
+    assert catalog.paper("li2014").parts == {"table": li2014_spec.PARTS}
 
 
 def test_paper_metrics_by_hand():
@@ -98,7 +101,9 @@ def test_smallest_std_claim_counts_each_pair():
             "pi": 210.0,
         }.items()
     }
-    tally = claims_li2014.better(values, (1,), "std_queue_pkts", li2014.NEURON, li2014.TRADITIONAL)
+    tally = claims_li2014.better(
+        values, (1,), "std_queue_pkts", li2014_spec.NEURON, li2014_spec.TRADITIONAL
+    )
     # NRL (200) beats none of ARED 80 and REM 130, ties PI 210 within 1 %? |200-210| = 10 >
     # max(2.5, 2.1): no tie, so NRL beats PI. 4 x 3 = 12 pairs: 10 agree, 2 disagree.
     assert (tally.agree, tally.disagree, tally.ties) == (10, 2, 0)
@@ -107,12 +112,12 @@ def test_smallest_std_claim_counts_each_pair():
 
 def test_transient_bound_and_never_settling():
     values = {
-        (1, "neuron_pid", li2014.TRANSIENT): 4.0,
-        (1, "an_aqm", li2014.TRANSIENT): 11.5,  # within 2 s of 10 s: a tie
-        (1, "fapidnn", li2014.TRANSIENT): 30.0,
-        (1, "nrl", li2014.TRANSIENT): math.nan,  # never settles
+        (1, "neuron_pid", li2014_spec.TRANSIENT): 4.0,
+        (1, "an_aqm", li2014_spec.TRANSIENT): 11.5,  # within 2 s of 10 s: a tie
+        (1, "fapidnn", li2014_spec.TRANSIENT): 30.0,
+        (1, "nrl", li2014_spec.TRANSIENT): math.nan,  # never settles
     }
-    tally = claims_li2014.within(values, (1,), li2014.NEURON, 10.0)
+    tally = claims_li2014.within(values, (1,), li2014_spec.NEURON, 10.0)
     assert (tally.agree, tally.disagree, tally.ties) == (1, 2, 1)
     assert any("never" in a for a in tally.against)
 
@@ -133,7 +138,7 @@ def test_claims_judge_ours_and_the_papers_numbers():
 
 
 def test_parse_tables():
-    paper = PAPERS["li2014"]
+    paper = catalog.paper("li2014")
     assert parse_parts("16,1,1", paper, "table") == [("table", 1), ("table", 16)]
     with pytest.raises(ExperimentError, match="no table 22"):
         parse_parts("22", paper, "table")
@@ -174,7 +179,7 @@ def test_small_reproduction_end_to_end(tmp_path, monkeypatch):
     ).replace('"traffic.schedule.flows" = 500', '"traffic.schedule.flows" = 60\nduration_s = 10.0')
     (exp_dir / "tables" / "table1.toml").write_text(text)
     monkeypatch.chdir(tmp_path)
-    from aqmlab.reproduce import reproduce
+    from aqmlab.papers.reproduce import reproduce
 
     out = tmp_path / "out"
     first = reproduce("li2014", out, quick=True, jobs=1, parts=[("table", 1)], progress=False)

@@ -9,7 +9,7 @@ import pytest
 
 import aqmlab
 from aqmlab import Scenario, ScenarioError
-from aqmlab.scenario import toml_literal
+from aqmlab.engine.scenario import toml_literal
 from conftest import REPO_ROOT as REPO_ROOT_DIR
 from conftest import SCENARIO1
 

@@ -15,6 +15,7 @@ from conftest import TRIANGLE, assert_usage_error, run_cli, triangle
 
 tomllib = pytest.importorskip("tomllib")
 
+
 def _rates(records) -> dict[str, float]:
     return {r["name"]: r["rate_mbps"] for r in records}
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from aqmlab import Scenario, _core
-from aqmlab.cli_inspect import _header_lines, shown_scenario, used_aqms
+from aqmlab.cli.inspect import _header_lines, shown_scenario, used_aqms
 from conftest import REPO_ROOT, SCENARIO1, run_cli
 
 if sys.version_info >= (3, 11):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 import aqmlab
-from aqmlab.tables import summary_table
+from aqmlab.engine.tables import summary_table
 from conftest import TRIANGLE, assert_usage_error, run_cli, triangle
 
 

@@ -11,12 +11,12 @@ import textwrap
 import pandas as pd
 import pytest
 
-import aqmlab.sweeps as sweep_mod
-from aqmlab import outdir
-from aqmlab.experiment import Experiment
-from aqmlab.plots import moving_average, plot_experiment
-from aqmlab.store import RunStore
-from aqmlab.sweeps import execute, load_traces, sweep, table
+import aqmlab.sweeps.grid as sweep_mod
+from aqmlab.engine import outdir
+from aqmlab.engine.store import RunStore
+from aqmlab.present.plots import moving_average, plot_experiment
+from aqmlab.sweeps.experiment import Experiment
+from aqmlab.sweeps.grid import execute, load_traces, sweep, table
 from conftest import SCENARIO1
 
 TINY = f"""

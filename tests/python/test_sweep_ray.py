@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 import aqmlab
-from aqmlab.experiment import Experiment
-from aqmlab.store import RunStore
+from aqmlab.engine.store import RunStore
+from aqmlab.sweeps.experiment import Experiment
 from conftest import REPO_ROOT, SCENARIO1, assert_usage_error, run_cli
 
 needs_ray = pytest.mark.skipif(
@@ -321,7 +321,7 @@ def test_missing_ray_is_one_line_exit_2(tmp_path):
 
 def test_commands_do_not_import_ray():
     code = (
-        "import sys, aqmlab, aqmlab.cli, aqmlab.sweeps, aqmlab.reproduce\n"
+        "import sys, aqmlab, aqmlab.cli, aqmlab.sweeps, aqmlab.papers.reproduce\n"
         "assert 'ray' not in sys.modules, 'ray imported'\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

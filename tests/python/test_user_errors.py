@@ -11,7 +11,7 @@ import pytest
 
 import aqmlab
 from aqmlab import Scenario, ScenarioError
-from aqmlab.experiment import Experiment, ExperimentError
+from aqmlab.sweeps.experiment import Experiment, ExperimentError
 from conftest import REPO_ROOT, SCENARIO1, assert_usage_error, run_cli
 
 FIG3 = REPO_ROOT / "experiments" / "betared" / "fig3.toml"
@@ -191,14 +191,26 @@ def test_the_largest_seed_survives_a_round_trip(small_scenario, tmp_path):
 
 def test_changing_only_the_duration_just_works(tmp_path):
     proc = run_cli(
-        "run", str(SCENARIO1), "--set", "duration_s=20", "--set", "traffic.schedule.flows=20",
-        "--out", str(tmp_path / "out"), "--quiet",
+        "run",
+        str(SCENARIO1),
+        "--set",
+        "duration_s=20",
+        "--set",
+        "traffic.schedule.flows=20",
+        "--out",
+        str(tmp_path / "out"),
+        "--quiet",
     )
     assert proc.returncode == 0, proc.stderr
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
     assert (summary["summary"]["window_start_s"], summary["summary"]["window_end_s"]) == (10, 20)
     proc = run_cli(
-        "run", str(SCENARIO1), "--set", "duration_s=100", "--set", "measure.window=[125, 250]",
+        "run",
+        str(SCENARIO1),
+        "--set",
+        "duration_s=100",
+        "--set",
+        "measure.window=[125, 250]",
     )
     assert_usage_error(proc, "measure.window", "(from an override)", "second_half")
 
@@ -207,16 +219,12 @@ def test_tiny_sample_interval_and_cwnd_flows_beyond_the_flows(tmp_path):
     out = tmp_path / "out"
     proc = run_cli("run", str(SCENARIO1), "--set", "measure.sample_interval_ms=1e-300")
     assert_usage_error(proc, "measure.sample_interval_ms", "0.001 ms")
-    proc = run_cli(
-        "run", str(SCENARIO1), "--set", "measure.cwnd_flows=[5000]", "--out", str(out)
-    )
+    proc = run_cli("run", str(SCENARIO1), "--set", "measure.cwnd_flows=[5000]", "--out", str(out))
     assert_usage_error(proc, "measure.cwnd_flows[0]", "0..99")
     assert not out.exists()
 
 
-@pytest.mark.parametrize(
-    "key", ["topology.bottleneck_rate_mbps", "topology.access_rate_mbps"]
-)
+@pytest.mark.parametrize("key", ["topology.bottleneck_rate_mbps", "topology.access_rate_mbps"])
 @pytest.mark.parametrize("value", ["1e-9", "1e-300"])
 def test_tiny_link_rates_are_errors_not_panics(key, value):
     proc = run_cli("run", str(SCENARIO1), "--set", f"{key}={value}")

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from aqmlab import validate, validate_ns2
-from aqmlab.store import RunStore
+from aqmlab.engine.store import RunStore
+from aqmlab.validate import common as validate
+from aqmlab.validate.ns2 import suite as validate_ns2
 from conftest import REPO_ROOT, assert_usage_error
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "ns2_li2014_sample.txt"

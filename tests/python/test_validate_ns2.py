@@ -10,11 +10,11 @@ import re
 import pytest
 import tomllib
 
-from aqmlab import validate_ns2
-from aqmlab import validate_ns2_chen as chen
-from aqmlab.scenario import Scenario
-from aqmlab.store import RunStore
-from aqmlab.validate_ns2_chen import ChenCase, ChenTunedCase
+from aqmlab.engine.scenario import Scenario
+from aqmlab.engine.store import RunStore
+from aqmlab.validate.ns2 import chen2011 as chen
+from aqmlab.validate.ns2 import suite as validate_ns2
+from aqmlab.validate.ns2.chen2011 import ChenCase, ChenTunedCase
 
 # `ns chen2011_dumbbell.tcl gentle=1 flows=200 duration_s=30 window_start_s=15 seed=1`
 CHEN_SAMPLE = """\

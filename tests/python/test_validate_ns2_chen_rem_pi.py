@@ -11,11 +11,11 @@ import re
 import pytest
 import tomllib
 
-from aqmlab import validate_ns2
-from aqmlab import validate_ns2_chen as chen
-from aqmlab.scenario import Scenario
-from aqmlab.store import RunStore
-from aqmlab.validate_ns2_chen import ChenCase, ChenRemPiCase
+from aqmlab.engine.scenario import Scenario
+from aqmlab.engine.store import RunStore
+from aqmlab.validate.ns2 import chen2011 as chen
+from aqmlab.validate.ns2 import suite as validate_ns2
+from aqmlab.validate.ns2.chen2011 import ChenCase, ChenRemPiCase
 
 # `ns chen2011_rem_pi.tcl aqm=pi flows=100 duration_s=4 window_start_s=2 trace_ms=1000 seed=1`
 REM_PI_SAMPLE = """\

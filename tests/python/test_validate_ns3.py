@@ -17,10 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from aqmlab import outdir, validate, validate_ns3
-from aqmlab.scenario import Scenario
-from aqmlab.store import RunStore
-from aqmlab.validate_ns3_aqm import MappingError, queue_disc
+from aqmlab.engine import outdir
+from aqmlab.engine.scenario import Scenario
+from aqmlab.engine.store import RunStore
+from aqmlab.validate import common as validate
+from aqmlab.validate.ns3 import page as ns3_page
+from aqmlab.validate.ns3 import suite as validate_ns3
+from aqmlab.validate.ns3.queue_discs import MappingError, queue_disc
 from conftest import REPO_ROOT, assert_usage_error
 
 FAKE_NS3 = """\
@@ -232,7 +235,7 @@ def test_store_is_resumable_and_the_page_is_written(tmp_path, fake):
     assert (third.skipped, third.ran) == (6, 6)
 
     docs = tmp_path / "docs.md"
-    page_path, table = validate_ns3.write_outputs(out, TINY, True, fake, docs_page=docs)
+    page_path, table = ns3_page.write_outputs(out, TINY, True, fake, docs_page=docs)
     text = page_path.read_text()
     assert docs.read_text() == text
     assert text.startswith("# aqmlab against ns-3.37 (quick grid)")

@@ -8,9 +8,11 @@ import itertools
 import pandas as pd
 import pytest
 
-from aqmlab import verdicts as V
-from aqmlab.claims_betared import evaluate
-from aqmlab.report import FigureOutcome, render, verdict_text
+from aqmlab.papers import verdicts as V
+from aqmlab.papers.base import FigureOutcome
+from aqmlab.papers.betared.claims import evaluate
+from aqmlab.papers.betared.report import render
+from aqmlab.papers.report import verdict_text
 
 
 def test_verdict_thresholds():
@@ -174,7 +176,7 @@ def test_missing_figures_are_not_run():
 
 
 def test_report_lists_every_claim(tmp_path):
-    from aqmlab.experiment import Experiment
+    from aqmlab.sweeps.experiment import Experiment
     from conftest import REPO_ROOT
 
     t = tables(True)

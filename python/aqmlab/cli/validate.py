@@ -1,0 +1,134 @@
+"""`aqmlab validate ns2|ns3 [--quick] [--jobs N] [--out DIR] [--overwrite]`: run the same
+scenarios in aqmlab and in ns-2.35 or ns-3.37 (resumable) and write a comparison page. See
+docs/validation-ns2.md and docs/validation-ns3.md."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..engine.outdir import open_resumable
+from ..validate.common import Outcome, ValidationError, default_jobs, in_checkout
+from .arg_types import job_count
+
+RESULTS_DIR = Path("results")
+
+ErrorType = Callable[[str], Exception]
+
+
+def _on_done(args: argparse.Namespace) -> Callable[[str, float], None]:
+    def done(rid: str, wall_s: float) -> None:
+        if not args.quiet:
+            print(f"  stored {rid} ({wall_s:.1f} s)", file=sys.stderr, flush=True)
+
+    return done
+
+
+def _report(outcome: Outcome, table: str, pages: list[Path]) -> int:
+    print(table)
+    print(
+        f"\n{outcome.total} runs: {outcome.skipped} already stored, {outcome.ran} run now, "
+        f"{len(outcome.failed)} failed"
+    )
+    for path in pages:
+        print(f"page: {path}")
+    if outcome.failed:
+        for rid, message in outcome.failed:
+            print(f"aqmlab: run {rid} failed: {message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _out_dir(args: argparse.Namespace, simulator: str) -> Path:
+    default = RESULTS_DIR / f"validate-{simulator}{'-quick' if args.quick else ''}"
+    return open_resumable(args.out if args.out is not None else default, "validate", args.overwrite)
+
+
+def cmd_ns2(args: argparse.Namespace) -> int:
+    # here, not at the top: other commands start without it
+    from ..validate.ns2 import suite as validate_ns2
+
+    error: ErrorType = args.validate_error
+    try:
+        ns = validate_ns2.find_ns()
+        validate_ns2.check_files()
+    except ValidationError as e:
+        raise error(str(e)) from None
+    g = validate_ns2.grid(args.quick)
+    out = _out_dir(args, "ns2")
+    jobs = args.jobs or default_jobs()
+    outcome = validate_ns2.execute(out, g, jobs, ns, on_done=_on_done(args))
+    path, table = validate_ns2.write_outputs(out, g, args.quick)
+    return _report(outcome, table, [path])
+
+
+def cmd_ns3(args: argparse.Namespace) -> int:
+    # here, not at the top: other commands start without it
+    from ..validate.ns3 import page as ns3_page
+    from ..validate.ns3 import suite as validate_ns3
+
+    error: ErrorType = args.validate_error
+    g = validate_ns3.grid(args.quick)
+    try:
+        validate_ns3.check_files()
+        validate_ns3.check_grid(g)
+        prog = validate_ns3.program()  # finds ns-3 and g++, builds once per source digest
+    except ValidationError as e:
+        raise error(str(e)) from None
+    out = _out_dir(args, "ns3")
+    jobs = args.jobs or default_jobs()
+    outcome = validate_ns3.execute(out, g, jobs, prog, on_done=_on_done(args))
+    # The full grid's page is the project's page; the quick one stays in its folder.
+    docs = None if args.quick or not in_checkout() else validate_ns3.DOCS_PAGE
+    path, table = ns3_page.write_outputs(out, g, args.quick, prog, docs_page=docs)
+    return _report(outcome, table, [path] if docs is None else [path, docs])
+
+
+def _add_common(p: argparse.ArgumentParser, simulator: str) -> None:
+    p.add_argument("--jobs", type=job_count, help="runs at a time (default: the CPUs, at most 2)")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help=f"output directory (default {RESULTS_DIR}/validate-{simulator}[-quick])",
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an earlier aqmlab result of another kind in the output folder "
+        "(an earlier validation is resumed)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no line per finished run")
+
+
+def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
+    """Add `validate` and its subcommands to the `aqmlab` parser's subcommands; `error` is the
+    exception class the CLI reports as a one-line usage error."""
+    p_validate = commands.add_parser(
+        "validate", help="run the same scenarios in aqmlab and another simulator and compare"
+    )
+    p_validate.set_defaults(validate_error=error)
+    sub = p_validate.add_subparsers(dest="validate_command", required=True, metavar="SIMULATOR")
+    p = sub.add_parser(
+        "ns2", help="against ns-2.35 on Li et al. (2014)'s single bottleneck (needs `ns`)"
+    )
+    p.add_argument(
+        "--quick", action="store_true", help="N = 100, 30 s runs, 2 seeds (about a minute)"
+    )
+    _add_common(p, "ns2")
+    p.set_defaults(func=cmd_ns2)
+    p = sub.add_parser(
+        "ns3",
+        help="against ns-3.37 on the BetaRED dumbbell with five AQMs (needs libns3-dev and g++)",
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="scenario 1 at N = 50 and 200, 20 s runs, 1 seed (a few minutes); the full grid "
+        "takes hours and rewrites docs/validation-ns3.md",
+    )
+    _add_common(p, "ns3")
+    p.set_defaults(func=cmd_ns3)
+    return p_validate

@@ -1,0 +1,183 @@
+"""`report.md` of the BetaRED reproduction: the verdicts, how they are computed, each figure's
+set-up, numbers and claims, and the known modelling differences."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...present.plots import display, metric_label
+from ...sweeps.experiment import Experiment, format_value
+from .. import verdicts as V
+from ..base import FigureOutcome
+from ..claims import Claim
+from ..report import claim_block, fig_label, fmt_metric, md_table, seed_spread, setup_lines
+from .claims import seed_means
+
+
+def _figure_tables(fig: FigureOutcome) -> list[str]:
+    experiment, df = fig.experiment, fig.table
+    spec = experiment.plot
+    means = seed_means(df, experiment.name)
+    out: list[str] = []
+    if spec.kind == "traces":
+        metrics = ["avg_queue_pkts", "std_queue_pkts", "queue_rms_dev_pkts", *V.PAPER_METRICS[1:]]
+        headers = [
+            "AQM",
+            "AQL (pkts)",
+            "queue std (pkts)",
+            "RMS distance from q_target (pkts)",
+            "drop rate (%)",
+            "throughput (Mb/s)",
+            "delay (ms)",
+            "jitter (ms)",
+        ]
+        rows = [
+            [display(r[spec.lines])] + [fmt_metric(m, r.get(m)) for m in metrics]
+            for _, r in means.iterrows()
+        ]
+        return [md_table(headers, rows)]
+    col_keys = [k for k in (spec.panels, spec.lines) if k is not None]
+    for metric in spec.y:
+        label, _ = metric_label(metric)
+        if col_keys:
+            pivot = means.pivot_table(index=spec.x, columns=col_keys, values=metric, sort=False)
+            pivot = pivot.sort_index()
+            columns = list(pivot.columns)
+            headers = [experiment.axis(spec.x).label] + [
+                ", ".join(
+                    _column_label(experiment, k, v)
+                    for k, v in zip(col_keys, col if isinstance(col, tuple) else (col,))
+                )
+                for col in columns
+            ]
+            rows = [
+                [format_value(x)] + [fmt_metric(metric, pivot.loc[x, c]) for c in columns]
+                for x in pivot.index
+            ]
+        else:
+            sub = means.sort_values(spec.x)
+            headers = [experiment.axis(spec.x).label, label]
+            rows = [
+                [format_value(x), fmt_metric(metric, v)] for x, v in zip(sub[spec.x], sub[metric])
+            ]
+        if col_keys:
+            names = " / ".join(experiment.axis(k).label for k in col_keys)
+            out.append(f"*{label}* (columns: {names}):\n")
+        else:
+            out.append(f"*{label}*:\n")
+        out.append(md_table(headers, rows))
+        out.append("")
+    return out
+
+
+def _column_label(experiment: Experiment, key: str, value: Any) -> str:
+    """`N=800` for a parameter, the plain name for an AQM."""
+    if key == "aqm":
+        return display(value)
+    return f"{experiment.axis(key).label}={display(value)}"
+
+
+MODELLING_DIFFERENCES = """\
+The paper ran ns-3 (§3); aqmlab is a different packet-level simulator, so the comparison is
+about the shape of each result (trends, rankings), not its decimals. What differs:
+
+- **TCP** (`docs/tcp.md`, "What is not modelled"): no SACK, no PRR, no
+  HyStart, no connection handshake; NewReno recovery with CUBIC's window growth and ns-3.37's
+  other defaults (delayed ACK 2/200 ms, MinRto 1 s, initial window 10). Without SACK, recovery
+  from many losses in one window is slower, which lowers goodput at high drop rates.
+- **Throughput**: the paper divides each host's received bits by the time between its first and
+  last segment; we divide the bits delivered in the measurement window by the window
+  (`docs/metrics.md`).
+- **Average queue length**: we report the exact time-weighted mean of the instantaneous queue
+  over the window; the paper does not say whether its AQL averages the instantaneous queue or the
+  AQM's EWMA (ours is `avg_queue_aqm_pkts` in the tables).
+- **ARED, CoDel and PIE**: implemented from Floyd et al. 2001, RFC 8289 and RFC 8033 with the
+  parameters in `docs/aqm/` and T_target = 40 ms for each; ns-3's
+  implementations and defaults may differ in details the paper does not state.
+- **Grids**: the figures' parameter values are not in the text (the figures are images); ours
+  are written in each experiment file with the reason, and listed above. The paper gives no
+  numbers for the figures, so every verdict concerns a qualitative statement.
+- **Replications**: the paper does not say how many runs each point averages; the seeds we used
+  are listed per figure."""
+
+
+def render(
+    paper_title: str,
+    command: str,
+    figures: Sequence[FigureOutcome],
+    claims: Sequence[Claim],
+    info: Mapping[str, str],
+) -> str:
+    """The whole report.md."""
+    lines = [
+        f"# Reproduction: {paper_title}",
+        "",
+        f"Generated by `{command}`.",
+        "",
+    ]
+    lines += [f"- {k}: {v}" for k, v in info.items()]
+    lines += [
+        "",
+        "The paper states its results as prose (§4.3, §5.3, §6) and figure captions, with no "
+        "numeric values, so each claim below is tested qualitatively by the criterion written "
+        "next to it, on our numbers.",
+        "",
+        "## Verdicts",
+        "",
+        md_table(
+            ["claim", "figure", "source", "claim (short)", "verdict"],
+            [[c.id, fig_label(c.figure), c.source, c.text, c.verdict] for c in claims],
+        ),
+        "",
+        "## How a verdict is computed",
+        "",
+        "Each criterion compares pairs of numbers (means over the seeds). A comparison is a tie "
+        f"when the two differ by no more than max(absolute tolerance, {V.REL_TOL:.0%} of the "
+        "larger magnitude); otherwise it agrees or disagrees with the claim. With a agreeing and "
+        "d disagreeing out of n comparisons: **Inconclusive** when n = 0 or a + d < n/2; "
+        f"**Agrees** when a/(a+d) ≥ {V.AGREE_SHARE:.2f}; **Partly agrees** when "
+        f"0.5 < a/(a+d) < {V.AGREE_SHARE:.2f}; **Disagrees** when a/(a+d) ≤ 0.5 (claim fig9 uses "
+        "a ranking, stated with it). The average queue length is judged by its distance to "
+        "q_target = 250 packets (the paper's stability, §3.2); lower is better for drop rate, "
+        "delay and jitter, higher for throughput.",
+        "",
+        md_table(
+            ["compared quantity", "absolute tolerance"],
+            [[k, f"{v:g}"] for k, v in V.ABS_TOL.items()],
+        ),
+        "",
+    ]
+    by_figure: dict[str, list[Claim]] = {}
+    for c in claims:
+        by_figure.setdefault(c.figure, []).append(c)
+    for fig in figures:
+        exp = fig.experiment
+        lines += [f"## {exp.display_title(fig.table)}", ""]
+        if fig.error:
+            lines += [f"Not run: {fig.error}", ""]
+        elif fig.table is None or fig.table.empty:
+            lines += ["No stored runs.", ""]
+        else:
+            lines += [f"![{fig_label(exp.name)}](figures/{exp.name}.png)", ""]
+            lines += setup_lines(exp, fig.table)
+            missing = fig.runs - fig.stored
+            lines.append(
+                f"- runs: {fig.stored} of {fig.runs} stored"
+                + (f" ({missing} failed)" if missing else "")
+            )
+            spread = seed_spread(fig.table, [a.name for a in exp.axes])
+            if spread:
+                lines.append(f"- {spread}")
+            lines.append("")
+            lines += _figure_tables(fig)
+            lines.append("")
+        for c in by_figure.get(exp.name, []):
+            lines += claim_block(c)
+    lines += ["## Known modelling differences", "", MODELLING_DIFFERENCES]
+    lines += [
+        "- **Against ns-3**: the same scenarios run side by side with ns-3.37 are compared "
+        "in `docs/validation-ns3.md`."
+    ]
+    lines.append("")
+    return "\n".join(lines)
