@@ -112,7 +112,7 @@ def test_allowed_ranges_match_the_validation(name):
         for value in bad:
             with pytest.raises(_core.ScenarioError, match=rf"^{name}\.{row.name}: "):
                 aqm.make(name, **{row.name: value})
-    assert checked >= 2, name
+    assert checked >= 1, name  # the test checks something for every AQM
 
 
 def test_cli_list_params_prints_the_table():

@@ -38,6 +38,15 @@ impl QueueView {
     }
 }
 
+/// The link an AQM is built for: its rate and its buffer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinkContext {
+    /// Link rate, bits per second.
+    pub rate_bps: f64,
+    /// Buffer size B, packets.
+    pub buffer_pkts: u32,
+}
+
 /// The packet a decision is about.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PacketView {

@@ -2,7 +2,7 @@
 //! draw and every traced value must be those of the plain rule: p_b = the curve's probability
 //! at q_avg, then `RedCore::decide`. A reference core fed the same arrivals checks it.
 
-use aqm::red_core::RedCore;
+use aqm::red::red_core::RedCore;
 use aqm::{
     ABetaRed, ABetaRedParams, Aqm, BetaRed, BetaRedParams, DBetaRed, DBetaRedParams,
     EnqueueVerdict, LinkContext, PacketView, QueueView, Rng, Spacing,

@@ -79,7 +79,7 @@ pub fn aqm_params<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyLis
         row.set_item("name", doc.name)?;
         row.set_item("unit", doc.unit)?;
         row.set_item("default", to_py(py, default)?)?;
-        row.set_item("allowed", doc.allowed)?;
+        row.set_item("allowed", doc.range.to_string())?;
         row.set_item("help", doc.help)?;
         out.append(row)?;
     }

@@ -73,7 +73,7 @@ def params(name: str | None = None) -> pd.DataFrame:
     choice), `default`, `allowed` (the values its validation accepts) and `help`. Drop tail
     has none (an empty frame). With `name` None: every AQM, with a first column `aqm`.
     Raises `ScenarioError` listing the AQMs for an unknown name. The descriptions sit next to
-    each parameter struct in `crates/aqm/src/<aqm>.rs`."""
+    each parameter struct in `crates/aqm/src/<family>/<aqm>.rs`."""
     import pandas as pd
 
     chosen = names() if name is None else [name]

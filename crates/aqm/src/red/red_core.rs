@@ -3,9 +3,9 @@
 //! algorithm supplies only its drop curve and, if adaptive, its periodic update
 //! ([`RedFamily`]).
 
+use super::drop_decision::{DropDecision, Spacing};
+use super::red_average::QueueAverage;
 use crate::contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, QueueView};
-use crate::drop_decision::{DropDecision, Spacing};
-use crate::red_average::QueueAverage;
 use crate::rng::Rng;
 
 /// Averaged queue plus drop decision.
@@ -343,7 +343,7 @@ mod tests {
         ect: false,
     };
 
-    use crate::red::tests::queue;
+    use crate::red::random_early_detection::tests::queue;
 
     /// p_b = 0.3 with `none` spacing: about 30 % of arrivals are signalled; with
     /// `mark_p_max` 0.1 those of ECN-capable packets are forced drops (never marked), those of

@@ -3,12 +3,14 @@
 //! the idle-time correction of the average, the gentle region, count-based spacing of drops,
 //! byte mode, and ECN marking (by the host, on early drops).
 
-use crate::adaptive_beta::LinkContext;
-use crate::contract::{Aqm, ParamError};
-use crate::drop_decision::Spacing;
-use crate::param_doc::{ParamDoc, FLAG, SPACING};
-use crate::red_core::{DropCurve, RedCore, RedFamily};
-use crate::registry::AqmParams;
+use super::common_params::{
+    BYTE_MODE_DOC, GENTLE_DOC, IDLE_CORRECTION_DOC, MARK_P_MAX_DOC, MEAN_PKT_BYTES_DOC, Q_MIN_DOC,
+    SMALL_QUEUE_GUARD_DOC, SPACING_DOC, W_DOC,
+};
+use super::drop_decision::Spacing;
+use super::red_core::{DropCurve, RedCore, RedFamily};
+use crate::contract::{Aqm, LinkContext, ParamError};
+use crate::params::{AqmParams, ParamDoc, Range, POSITIVE_FRACTION};
 use serde::{Deserialize, Serialize};
 
 /// RED parameters (names as in the BetaRED paper, thresholds in packets).
@@ -71,10 +73,10 @@ impl AqmParams for RedParams {
         ParamDoc::new(
             "q_max_pkts",
             "packets",
-            "> q_min_pkts",
+            Range::Greater("q_min_pkts"),
             "maximum threshold q_max: p = p_max there, then 1 (gentle: at 2·q_max)",
         ),
-        ParamDoc::new("p_max", "", "(0, 1]", "drop probability at q_max"),
+        ParamDoc::new("p_max", "", POSITIVE_FRACTION, "drop probability at q_max"),
         W_DOC,
         GENTLE_DOC,
         SPACING_DOC,
@@ -85,113 +87,9 @@ impl AqmParams for RedParams {
         MARK_P_MAX_DOC,
     ];
 
-    /// Check every parameter against its allowed range.
-    fn validate(&self) -> Result<(), ParamError> {
-        if !(self.q_min_pkts >= 0.0 && self.q_min_pkts.is_finite()) {
-            return Err(ParamError::new("q_min_pkts", "must be a number >= 0"));
-        }
-        if !(self.q_max_pkts > self.q_min_pkts && self.q_max_pkts.is_finite()) {
-            return Err(ParamError::new(
-                "q_max_pkts",
-                "must be greater than q_min_pkts",
-            ));
-        }
-        if !(self.p_max > 0.0 && self.p_max <= 1.0) {
-            return Err(ParamError::new("p_max", "must be in (0, 1]"));
-        }
-        validate_mark_p_max(self.mark_p_max)?;
-        validate_common(self.w, self.mean_pkt_bytes)
-    }
-
     fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(Red::new(self)?))
     }
-}
-
-/// The ECN marking limit of RED and ARED.
-pub(crate) const MARK_P_MAX_DOC: ParamDoc = ParamDoc::new(
-    "mark_p_max",
-    "",
-    "(0, 1]",
-    "ECN: early drops of ECN-capable packets are marks only while p_b < this, else drops (ns-2 mark_p_)",
-);
-
-/// Check RED's and ARED's ECN marking limit.
-pub(crate) fn validate_mark_p_max(mark_p_max: f64) -> Result<(), ParamError> {
-    if mark_p_max > 0.0 && mark_p_max <= 1.0 {
-        Ok(())
-    } else {
-        Err(ParamError::new("mark_p_max", "must be in (0, 1]"))
-    }
-}
-
-/// The averaging weight w as every RED-family algorithm but ARED takes it.
-pub(crate) const W_DOC: ParamDoc = ParamDoc::new(
-    "w",
-    "",
-    "(0, 1]",
-    "weight of the averaged queue q_avg (EWMA), per arrival",
-);
-/// The gentle region of RED and ARED.
-pub(crate) const GENTLE_DOC: ParamDoc = ParamDoc::new(
-    "gentle",
-    "",
-    FLAG,
-    "gentle region: p rises linearly from p_max at q_max to 1 at 2·q_max",
-);
-/// The spacing of drops of RED and ARED.
-pub(crate) const SPACING_DOC: ParamDoc = ParamDoc::new(
-    "spacing",
-    "",
-    SPACING,
-    "spacing of drops: none, uniform (Floyd & Jacobson) or wait (ns-2/ns-3)",
-);
-/// Byte mode, shared by the RED family.
-pub(crate) const BYTE_MODE_DOC: ParamDoc = ParamDoc::new(
-    "byte_mode",
-    "",
-    FLAG,
-    "scale the drop probability by packet size / mean_pkt_bytes",
-);
-/// The idle-time correction, shared by the RED family.
-pub(crate) const IDLE_CORRECTION_DOC: ParamDoc = ParamDoc::new(
-    "idle_correction",
-    "",
-    FLAG,
-    "decay q_avg over idle periods (Floyd & Jacobson 1993, §11)",
-);
-/// The minimum threshold of RED and BetaRED.
-pub(crate) const Q_MIN_DOC: ParamDoc = ParamDoc::new(
-    "q_min_pkts",
-    "packets",
-    ">= 0",
-    "minimum threshold q_min: no early drops while q_avg is below it",
-);
-/// The typical packet size, shared by the RED family.
-pub(crate) const MEAN_PKT_BYTES_DOC: ParamDoc = ParamDoc::new(
-    "mean_pkt_bytes",
-    "bytes",
-    ">= 1",
-    "typical packet size: idle correction, byte mode, link rate in packets/s",
-);
-
-/// The small-queue guard of ns-2 and ns-3, shared by the RED family.
-pub(crate) const SMALL_QUEUE_GUARD_DOC: ParamDoc = ParamDoc::new(
-    "ns_small_queue_guard",
-    "",
-    FLAG,
-    "no early or forced drop while at most one packet is queued (ns-2, ns-3)",
-);
-
-/// Check the parameters shared by every RED-family algorithm.
-pub(crate) fn validate_common(w: f64, mean_pkt_bytes: f64) -> Result<(), ParamError> {
-    if !(w > 0.0 && w <= 1.0) {
-        return Err(ParamError::new("w", "must be in (0, 1]"));
-    }
-    if !(mean_pkt_bytes >= 1.0 && mean_pkt_bytes.is_finite()) {
-        return Err(ParamError::new("mean_pkt_bytes", "must be a number >= 1"));
-    }
-    Ok(())
 }
 
 /// RED's drop curve: linear from 0 at q_min to p_max at q_max, then 1 (or, gentle, linear to 1

@@ -1,9 +1,7 @@
 //! Drop tail: accept everything; the host's buffer limit does the dropping.
 
-use crate::adaptive_beta::LinkContext;
-use crate::contract::{Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::param_doc::ParamDoc;
-use crate::registry::AqmParams;
+use crate::contract::{Aqm, EnqueueVerdict, LinkContext, PacketView, ParamError, QueueView};
+use crate::params::{AqmParams, ParamDoc};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -15,10 +13,6 @@ impl AqmParams for DropTailParams {
     const AQM: &'static str = "droptail";
     const TITLE: &'static str = "Drop Tail";
     const PARAMS: &'static [ParamDoc] = &[];
-
-    fn validate(&self) -> Result<(), ParamError> {
-        Ok(())
-    }
 
     fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(DropTail))

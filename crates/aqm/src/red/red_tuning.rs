@@ -1,6 +1,6 @@
 //! The closed forms of the self-tuning-RED paper (Chen, Hu & Ji 2011, §3) that tune RED from
 //! the network: the stability bound on the averaging weight and the re-estimate of p_max.
-//! One definition each, used by the self-tuning RED algorithm ([`crate::self_tuning_red`]) and
+//! One definition each, used by the self-tuning RED algorithm ([`super::self_tuning_red`]) and
 //! by the discrete-time model (`aqmlab-model`).
 
 /// Eq. (3.12): the fixed point q_target of gentle RED's linear ramp is linearly stable in the

@@ -3,18 +3,15 @@
 //! spread set by θ. "The rest of the algorithm works exactly the same as RED" (§4.2): the same
 //! averaged queue, updated on every arrival.
 
-use crate::adaptive_beta::LinkContext;
-use crate::beta_bounds::BetaBounds;
-use crate::beta_curve::BetaCurve;
-use crate::contract::{Aqm, ParamError};
-use crate::drop_decision::Spacing;
-use crate::param_doc::{ParamDoc, SPACING};
-use crate::red::{
-    validate_common, BYTE_MODE_DOC, IDLE_CORRECTION_DOC, MEAN_PKT_BYTES_DOC, Q_MIN_DOC,
-    SMALL_QUEUE_GUARD_DOC, W_DOC,
+use super::beta_bounds::BetaBounds;
+use super::beta_curve::{BetaCurve, P_MAX_DOC, Q_MAX_DOC, Q_TARGET_DOC, THETA_DOC};
+use crate::contract::{Aqm, LinkContext, ParamError};
+use crate::params::{AqmParams, ParamDoc, Range};
+use crate::red::common_params::{
+    BYTE_MODE_DOC, IDLE_CORRECTION_DOC, MEAN_PKT_BYTES_DOC, Q_MIN_DOC, SMALL_QUEUE_GUARD_DOC, W_DOC,
 };
-use crate::red_core::{RedCore, RedFamily};
-use crate::registry::AqmParams;
+use crate::red::drop_decision::{Spacing, SPACING_NAMES};
+use crate::red::red_core::{RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
 /// BetaRED parameters (Algorithm 1, line 1).
@@ -69,24 +66,9 @@ impl AqmParams for BetaRedParams {
     const TITLE: &'static str = "BetaRED";
     const PARAMS: &'static [ParamDoc] = &[
         Q_MIN_DOC,
-        ParamDoc::new(
-            "q_max_pkts",
-            "packets",
-            "> q_min_pkts",
-            "maximum threshold q_max: every arrival dropped above it",
-        ),
-        ParamDoc::new(
-            "q_target_pkts",
-            "packets",
-            "(q_min_pkts, q_max_pkts)",
-            "target q_target: the mean of the beta drop curve",
-        ),
-        ParamDoc::new(
-            "p_max",
-            "",
-            "(0, 1]",
-            "drop probability at q_max (the curve is p_max·I_z(α, β))",
-        ),
+        Q_MAX_DOC,
+        Q_TARGET_DOC,
+        P_MAX_DOC,
         W_DOC,
         THETA_DOC,
         BETA_SPACING_DOC,
@@ -96,10 +78,10 @@ impl AqmParams for BetaRedParams {
         SMALL_QUEUE_GUARD_DOC,
     ];
 
-    /// Check every parameter against its allowed range.
-    fn validate(&self) -> Result<(), ParamError> {
-        self.curve()?;
-        validate_common(self.w, self.mean_pkt_bytes)
+    /// The curve's shapes α and β, which depend on q_min, q_max, q_target and θ together,
+    /// are at least [`super::beta_curve::SHAPE_MIN`].
+    fn validate_joint(&self) -> Result<(), ParamError> {
+        self.curve().map(|_| ())
     }
 
     fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
@@ -107,18 +89,11 @@ impl AqmParams for BetaRedParams {
     }
 }
 
-/// θ, shared by the BetaRED variants.
-pub(crate) const THETA_DOC: ParamDoc = ParamDoc::new(
-    "theta",
-    "",
-    "[0.005, 1)",
-    "spread of the curve, σ = θ·√(μ(1 − μ)): small θ, steep rise at q_target",
-);
 /// The spacing of drops of the BetaRED variants.
 pub(crate) const BETA_SPACING_DOC: ParamDoc = ParamDoc::new(
     "spacing",
     "",
-    SPACING,
+    Range::Choice(SPACING_NAMES),
     "spacing of drops (the paper's algorithms drop with p directly: none)",
 );
 

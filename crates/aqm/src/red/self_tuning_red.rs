@@ -1,19 +1,18 @@
 //! Self-tuning RED (Chen, Hu & Ji 2011, §4, Algorithm 1; "IRED" in the paper's Table 1):
 //! gentle RED whose averaging weight w is set once from the stability bound eq. (3.12) (or
 //! given), and whose p_max is re-estimated every δt by eq. (3.6) from the mean q̃ of q_avg
-//! over the period. Both formulas live in [`crate::red_tuning`], shared with the model.
+//! over the period. Both formulas live in [`super::red_tuning`], shared with the model.
 
-use crate::adaptive_beta::LinkContext;
-use crate::contract::{check_rate_bps, Aqm, ParamError};
-use crate::drop_decision::Spacing;
-use crate::param_doc::{ParamDoc, FLAG};
-use crate::red::{
-    validate_common, validate_mark_p_max, LinearCurve, GENTLE_DOC, IDLE_CORRECTION_DOC,
-    MARK_P_MAX_DOC, MEAN_PKT_BYTES_DOC, SMALL_QUEUE_GUARD_DOC, SPACING_DOC,
+use super::common_params::{
+    GENTLE_DOC, IDLE_CORRECTION_DOC, MARK_P_MAX_DOC, MEAN_PKT_BYTES_DOC, SMALL_QUEUE_GUARD_DOC,
+    SPACING_DOC,
 };
-use crate::red_core::{RedCore, RedFamily};
-use crate::red_tuning::{p_max_eq36, w_bound_eq312};
-use crate::registry::AqmParams;
+use super::drop_decision::Spacing;
+use super::random_early_detection::LinearCurve;
+use super::red_core::{RedCore, RedFamily};
+use super::red_tuning::{p_max_eq36, w_bound_eq312};
+use crate::contract::{check_rate_bps, Aqm, LinkContext, ParamError};
+use crate::params::{AqmParams, Bound, Limit, ParamDoc, Range, POSITIVE_FRACTION};
 use serde::{Deserialize, Serialize};
 
 /// Self-tuning RED parameters (§4 and §5.1 of the paper, thresholds in packets).
@@ -84,55 +83,61 @@ impl AqmParams for SelfTuningRedParams {
         ParamDoc::new(
             "q_min_pkts",
             "packets",
-            "[0, q_target_pkts)",
+            Range::Number(
+                Bound::closed(0.0),
+                Bound::at(Limit::Mirror("q_target_pkts"), false),
+            ),
             "minimum threshold q_min",
         ),
         ParamDoc::new(
             "q_max_pkts",
             "packets",
-            "> q_target_pkts",
+            Range::Greater("q_target_pkts"),
             "maximum threshold q_max",
         ),
         ParamDoc::new(
             "q_target_pkts",
             "packets",
-            "(q_min_pkts, q_max_pkts)",
+            Range::Between(Limit::Param("q_min_pkts"), Limit::Mirror("q_max_pkts")),
             "target of q_avg, which eq. (3.6) steers p_max towards",
         ),
         ParamDoc::new(
             "p_max_initial",
             "",
-            "(0, 1]",
+            POSITIVE_FRACTION,
             "p_max before the first update",
         ),
         ParamDoc::new(
             "p_max_min",
             "",
-            "[0, p_max_initial]",
+            Range::Fraction(
+                Bound::closed(0.0),
+                Bound::at(Limit::Param("p_max_initial"), true),
+            ),
             "lower bound on p_max after an update (0: none, as the paper's Algorithm 1)",
         ),
         ParamDoc::new(
             "delta_t_s",
             "s",
-            "(0, 1e6]",
+            Range::Number(Bound::open(0.0), Bound::closed(1e6)),
             "period δt: p_max re-estimated by eq. (3.6) from the mean q_avg over it",
         ),
         ParamDoc::new(
             "d_ms",
             "ms",
-            "(0, 1e9]",
+            Range::Number(Bound::open(0.0), Bound::closed(1e9)),
             "estimate of the round-trip propagation delay d",
         ),
         ParamDoc::new(
             "w",
             "",
-            "(0, 1]",
+            POSITIVE_FRACTION,
             "weight of q_avg per arrival (unless w_from_bound)",
         ),
         ParamDoc::new(
             "w_from_bound",
             "",
-            FLAG,
+            Range::Flag,
             "w = eq. (3.12)'s bound / packets per round trip (d·C/M + q_target)",
         ),
         GENTLE_DOC,
@@ -142,41 +147,6 @@ impl AqmParams for SelfTuningRedParams {
         SMALL_QUEUE_GUARD_DOC,
         MARK_P_MAX_DOC,
     ];
-
-    fn validate(&self) -> Result<(), ParamError> {
-        if !(self.q_min_pkts >= 0.0 && self.q_min_pkts.is_finite()) {
-            return Err(ParamError::new("q_min_pkts", "must be a number >= 0"));
-        }
-        if !(self.q_target_pkts > self.q_min_pkts && self.q_target_pkts.is_finite()) {
-            return Err(ParamError::new(
-                "q_target_pkts",
-                "must be greater than q_min_pkts",
-            ));
-        }
-        if !(self.q_max_pkts > self.q_target_pkts && self.q_max_pkts.is_finite()) {
-            return Err(ParamError::new(
-                "q_max_pkts",
-                "must be greater than q_target_pkts",
-            ));
-        }
-        if !(self.p_max_initial > 0.0 && self.p_max_initial <= 1.0) {
-            return Err(ParamError::new("p_max_initial", "must be in (0, 1]"));
-        }
-        if !(self.p_max_min >= 0.0 && self.p_max_min <= self.p_max_initial) {
-            return Err(ParamError::new(
-                "p_max_min",
-                "must be in [0, p_max_initial]",
-            ));
-        }
-        if !(self.delta_t_s > 0.0 && self.delta_t_s <= 1e6) {
-            return Err(ParamError::new("delta_t_s", "must be a number in (0, 1e6]"));
-        }
-        if !(self.d_ms > 0.0 && self.d_ms <= 1e9) {
-            return Err(ParamError::new("d_ms", "must be a number in (0, 1e9]"));
-        }
-        validate_mark_p_max(self.mark_p_max)?;
-        validate_common(self.w, self.mean_pkt_bytes)
-    }
 
     fn build(self, link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(SelfTuningRed::new(self, link.rate_bps)?))

@@ -1,19 +1,15 @@
 //! ABetaRED, Adaptive BetaRED (Giménez et al. 2022, §5.1, Algorithm 2): BetaRED with
 //! q_min = 0, q_max = B, q_target = C·T_target, and p_max adapted every T_update, ARED-style.
 
-use crate::adaptive_beta::{
-    thresholds, validate_adaptive, LinkContext, ADAPTIVE_MEAN_PKT_BYTES_DOC, T_TARGET_DOC,
-    T_UPDATE_DOC,
-};
-use crate::beta_bounds::BetaBounds;
-use crate::beta_curve::BetaCurve;
-use crate::betared::{beta_probe, BETA_PROBE_NAMES, BETA_SPACING_DOC, THETA_DOC};
-use crate::contract::{Aqm, ParamError};
-use crate::drop_decision::Spacing;
-use crate::param_doc::ParamDoc;
-use crate::red::{BYTE_MODE_DOC, IDLE_CORRECTION_DOC, SMALL_QUEUE_GUARD_DOC, W_DOC};
-use crate::red_core::{Periodic, RedCore, RedFamily};
-use crate::registry::AqmParams;
+use super::adaptive_beta::{thresholds, ADAPTIVE_MEAN_PKT_BYTES_DOC, T_TARGET_DOC, T_UPDATE_DOC};
+use super::beta_bounds::BetaBounds;
+use super::beta_curve::{BetaCurve, THETA_DOC};
+use super::betared::{beta_probe, BETA_PROBE_NAMES, BETA_SPACING_DOC};
+use crate::contract::{Aqm, LinkContext, ParamError};
+use crate::params::{AqmParams, Bound, ParamDoc, Range, POSITIVE_FRACTION};
+use crate::red::common_params::{BYTE_MODE_DOC, IDLE_CORRECTION_DOC, SMALL_QUEUE_GUARD_DOC, W_DOC};
+use crate::red::drop_decision::Spacing;
+use crate::red::red_core::{Periodic, RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
 /// ABetaRED parameters: the user sets T_target, θ and w (§5.1); the rest have the paper's
@@ -77,20 +73,20 @@ impl AqmParams for ABetaRedParams {
         ParamDoc::new(
             "alpha",
             "",
-            "(0, 1]",
+            POSITIVE_FRACTION,
             "step factor of the decrease of p_max (q_avg below target)",
         ),
         ParamDoc::new(
             "beta",
             "",
-            "(0, 1]",
+            POSITIVE_FRACTION,
             "step factor of the increase of p_max (q_avg above target)",
         ),
         T_UPDATE_DOC,
         ParamDoc::new(
             "p_max_initial",
             "",
-            "[0.01, 0.99]",
+            Range::Fraction(Bound::closed(P_MAX_FLOOR), Bound::closed(P_MAX_CEILING)),
             "p_max before the first update",
         ),
         BETA_SPACING_DOC,
@@ -99,23 +95,6 @@ impl AqmParams for ABetaRedParams {
         ADAPTIVE_MEAN_PKT_BYTES_DOC,
         SMALL_QUEUE_GUARD_DOC,
     ];
-
-    /// Check every parameter against its allowed range.
-    fn validate(&self) -> Result<(), ParamError> {
-        validate_adaptive(
-            self.t_target_ms,
-            self.w,
-            self.theta,
-            self.alpha,
-            self.beta,
-            self.t_update_s,
-            self.mean_pkt_bytes,
-        )?;
-        if !(self.p_max_initial >= 0.01 && self.p_max_initial <= 0.99) {
-            return Err(ParamError::new("p_max_initial", "must be in [0.01, 0.99]"));
-        }
-        Ok(())
-    }
 
     fn build(self, link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(ABetaRed::new(self, link)?))

@@ -12,17 +12,14 @@
 //! normalised to their range. The output weights start at the §3.1 gains. The plant's
 //! Jacobian ∂q/∂p, which the back-propagated error needs, is replaced by its sign, −1.
 
-use crate::adaptive_beta::LinkContext;
-use crate::contract::{check_rate_bps, Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::param_doc::ParamDoc;
-use crate::registry::AqmParams;
+use crate::contract::{
+    check_rate_bps, Aqm, EnqueueVerdict, LinkContext, PacketView, ParamError, QueueView,
+};
+use crate::params::{AqmParams, Bound, ParamDoc, Range, DURATION_MS, FRACTION};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 pub mod fuzzy;
-
-/// Largest sample interval accepted, milliseconds (about 11.6 days).
-const MAX_INTERVAL_MS: f64 = 1e9;
 
 /// FAPIDNN parameters (Li et al. 2014 §3.1, "the same as in [34]").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -70,85 +67,52 @@ impl AqmParams for FapidnnParams {
         ParamDoc::new(
             "q_ref_pkts",
             "packets",
-            "(0, 1e9]",
+            Range::Number(Bound::open(0.0), Bound::closed(1e9)),
             "target queue q_ref, an input of the network",
         ),
         ParamDoc::new(
             "sample_interval_ms",
             "ms",
-            "[0.000001, 1e9]",
+            DURATION_MS,
             "sample period T: p and the weights are updated once per period",
         ),
         ParamDoc::new(
             "k_p",
             "",
-            "[-1e6, 1e6]",
+            Range::Number(Bound::closed(-1e6), Bound::closed(1e6)),
             "initial proportional gain K_P (P-neuron output weight)",
         ),
         ParamDoc::new(
             "k_i",
             "",
-            "[-1e6, 1e6]",
+            Range::Number(Bound::closed(-1e6), Bound::closed(1e6)),
             "initial integral gain K_I (I-neuron output weight)",
         ),
         ParamDoc::new(
             "k_d",
             "",
-            "[-1e6, 1e6]",
+            Range::Number(Bound::closed(-1e6), Bound::closed(1e6)),
             "initial derivative gain K_D (D-neuron output weight)",
         ),
         ParamDoc::new(
             "eta",
             "",
-            "[0, 1]",
+            FRACTION,
             "base learning rate, scaled by the fuzzy factor in [0.25, 2]",
         ),
         ParamDoc::new(
             "momentum",
             "",
-            "[0, 1)",
+            Range::Fraction(Bound::closed(0.0), Bound::open(1.0)),
             "momentum factor of the back-propagation weight updates",
         ),
         ParamDoc::new(
             "mean_pkt_bytes",
             "bytes",
-            "[1, 1e9]",
+            Range::Number(Bound::closed(1.0), Bound::closed(1e9)),
             "packet size: link rate in packets per sample for the fuzzy input",
         ),
     ];
-
-    fn validate(&self) -> Result<(), ParamError> {
-        if !(self.q_ref_pkts > 0.0 && self.q_ref_pkts <= 1e9) {
-            return Err(ParamError::new(
-                "q_ref_pkts",
-                "must be a number in (0, 1e9]",
-            ));
-        }
-        if !(self.sample_interval_ms >= 1e-6 && self.sample_interval_ms <= MAX_INTERVAL_MS) {
-            return Err(ParamError::new(
-                "sample_interval_ms",
-                "must be a number in [0.000001, 1e9] (at least 1 ns)",
-            ));
-        }
-        for (name, v) in [("k_p", self.k_p), ("k_i", self.k_i), ("k_d", self.k_d)] {
-            if !(-1e6..=1e6).contains(&v) {
-                return Err(ParamError::new(name, "must be a number in [-1e6, 1e6]"));
-            }
-        }
-        if !(self.eta >= 0.0 && self.eta <= 1.0) {
-            return Err(ParamError::new("eta", "must be in [0, 1]"));
-        }
-        if !(self.momentum >= 0.0 && self.momentum < 1.0) {
-            return Err(ParamError::new("momentum", "must be in [0, 1)"));
-        }
-        if !(self.mean_pkt_bytes >= 1.0 && self.mean_pkt_bytes <= 1e9) {
-            return Err(ParamError::new(
-                "mean_pkt_bytes",
-                "must be a number in [1, 1e9]",
-            ));
-        }
-        Ok(())
-    }
 
     fn build(self, link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(Fapidnn::new(self, link)?))

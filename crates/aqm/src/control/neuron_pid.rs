@@ -1,19 +1,14 @@
 //! Neuron PID (Sun, Chan, Ko, Chen & Zukerman, "Neuron PID: a robust AQM scheme", ATNAC 2006),
 //! as Li et al. (2014) §2.5 writes it: every δt the queue-length error e(k) = q(k) − q_ref is
 //! turned into its three PID components, and an adaptive neuron
-//! ([`crate::neuron_learning`]) adds K·Σ wᵢxᵢ / Σ |wᵢ| to the drop probability and learns its
+//! ([`super::neuron_learning`]) adds K·Σ wᵢxᵢ / Σ |wᵢ| to the drop probability and learns its
 //! weights by associative learning; each arrival is dropped (or marked) with probability p.
 
-use crate::adaptive_beta::LinkContext;
-use crate::contract::{Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::neuron_learning::{Neuron, PidComponents};
-use crate::param_doc::ParamDoc;
-use crate::registry::AqmParams;
+use super::neuron_learning::{Neuron, PidComponents};
+use crate::contract::{Aqm, EnqueueVerdict, LinkContext, PacketView, ParamError, QueueView};
+use crate::params::{AqmParams, Bound, ParamDoc, Range, DURATION_MS, NON_NEGATIVE};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
-
-/// Largest sample interval accepted, milliseconds (about 11.6 days).
-pub(crate) const MAX_INTERVAL_MS: f64 = 1e9;
 
 /// Neuron PID parameters (Li et al. 2014 §3.1 names in brackets).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -54,68 +49,31 @@ impl Default for NeuronPidParams {
 pub(crate) const Q_REF_DOC: ParamDoc = ParamDoc::new(
     "q_ref_pkts",
     "packets",
-    "[0, 1e9]",
+    Range::Number(Bound::closed(0.0), Bound::closed(1e9)),
     "target queue length q_ref: e(k) = q(k) - q_ref",
 );
 pub(crate) const SAMPLE_DOC: ParamDoc = ParamDoc::new(
     "sample_interval_ms",
     "ms",
-    "[0.000001, 1e9]",
+    DURATION_MS,
     "sample time dt: one neuron step every dt",
 );
 pub(crate) const GAIN_DOC: ParamDoc = ParamDoc::new(
     "gain_k",
     "",
-    ">= 0",
+    NON_NEGATIVE,
     "neuron gain K: p(k) = p(k-1) + K·sum(w_i·x_i)/sum(|w_i|)",
 );
 pub(crate) const W_INITIAL_DOC: ParamDoc = ParamDoc::new(
     "w_initial",
     "",
-    "finite",
+    Range::Finite,
     "initial value of every weight w_i(0)",
 );
 
 /// A learning rate's table entry.
 pub(crate) const fn d_doc(name: &'static str, help: &'static str) -> ParamDoc {
-    ParamDoc::new(name, "", ">= 0", help)
-}
-
-/// Checks of q_ref, δt, K and wᵢ(0), shared with AN-AQM.
-pub(crate) fn validate_common(
-    q_ref_pkts: f64,
-    sample_interval_ms: f64,
-    gain_k: f64,
-    w_initial: f64,
-) -> Result<(), ParamError> {
-    if !(0.0..=1e9).contains(&q_ref_pkts) {
-        return Err(ParamError::new(
-            "q_ref_pkts",
-            "must be a number in [0, 1e9]",
-        ));
-    }
-    if !(1e-6..=MAX_INTERVAL_MS).contains(&sample_interval_ms) {
-        return Err(ParamError::new(
-            "sample_interval_ms",
-            "must be a number in [0.000001, 1e9] (at least 1 ns)",
-        ));
-    }
-    if !(gain_k >= 0.0 && gain_k.is_finite()) {
-        return Err(ParamError::new("gain_k", "must be a number >= 0"));
-    }
-    if !w_initial.is_finite() {
-        return Err(ParamError::new("w_initial", "must be a finite number"));
-    }
-    Ok(())
-}
-
-/// Check a learning rate.
-pub(crate) fn validate_rate(name: &str, d: f64) -> Result<(), ParamError> {
-    if d >= 0.0 && d.is_finite() {
-        Ok(())
-    } else {
-        Err(ParamError::new(name, "must be a number >= 0"))
-    }
+    ParamDoc::new(name, "", NON_NEGATIVE, help)
 }
 
 /// Milliseconds to integer nanoseconds, rounded, at least 1.
@@ -135,18 +93,6 @@ impl AqmParams for NeuronPidParams {
         d_doc("d3", "learning rate d3 of x3 = e(k) - 2e(k-1) + e(k-2)"),
         W_INITIAL_DOC,
     ];
-
-    fn validate(&self) -> Result<(), ParamError> {
-        validate_common(
-            self.q_ref_pkts,
-            self.sample_interval_ms,
-            self.gain_k,
-            self.w_initial,
-        )?;
-        validate_rate("d1", self.d1)?;
-        validate_rate("d2", self.d2)?;
-        validate_rate("d3", self.d3)
-    }
 
     fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(NeuronPid::new(self)?))

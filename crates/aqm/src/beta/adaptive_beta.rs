@@ -2,39 +2,31 @@
 //! q_max = B (eq. (9)), a target q_target = C·T_target (eq. (10)) with C in packets per second,
 //! and an update every T_update with step factors Alpha and Beta in (0, 1].
 
-use crate::beta_curve::validate_theta;
-use crate::contract::{check_rate_bps, ParamError};
-use crate::param_doc::ParamDoc;
+use crate::contract::{check_rate_bps, LinkContext, ParamError};
+use crate::params::{ParamDoc, Range, POSITIVE};
+use crate::red::common_params::MEAN_PKT_BYTES;
 
 /// The typical packet size of ABetaRED and DBetaRED: it also converts the link rate to
 /// packets/s, so it bounds q_target = C·T_target.
 pub(crate) const ADAPTIVE_MEAN_PKT_BYTES_DOC: ParamDoc = ParamDoc::new(
     "mean_pkt_bytes",
     "bytes",
-    ">= 1, with C·T_target in (0, limit_pkts)",
+    Range::Joint(&MEAN_PKT_BYTES, "with C·T_target in (0, limit_pkts)"),
     "typical packet size: idle correction, byte mode, link rate in packets/s (hence q_target)",
 );
-use crate::red::validate_common;
-
-/// The link the adaptive variants are configured for.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LinkContext {
-    /// Link rate, bits per second.
-    pub rate_bps: f64,
-    /// Buffer size B, packets.
-    pub buffer_pkts: u32,
-}
-
 /// T_target, shared by ABetaRED and DBetaRED.
 pub(crate) const T_TARGET_DOC: ParamDoc = ParamDoc::new(
     "t_target_ms",
     "ms",
-    "> 0, with C·T_target in (0, limit_pkts); limit_pkts >= 3",
+    Range::Joint(
+        &POSITIVE,
+        "with C·T_target in (0, limit_pkts); limit_pkts >= 3",
+    ),
     "target queueing delay T_target: q_target = C·T_target, C in packets/s",
 );
 /// T_update, shared by ABetaRED and DBetaRED.
 pub(crate) const T_UPDATE_DOC: ParamDoc =
-    ParamDoc::new("t_update_s", "s", "> 0", "update period T_update");
+    ParamDoc::new("t_update_s", "s", POSITIVE, "update period T_update");
 
 /// Smallest buffer B the adaptive variants accept, packets: DBetaRED keeps its virtual target
 /// in [q_min + 1, q_max − 1] (Algorithm 3, lines 11 and 13), an empty or single-point range
@@ -71,32 +63,6 @@ pub fn thresholds(
         ));
     }
     Ok((0.0, q_max, q_target))
-}
-
-/// Check the parameters both adaptive variants have.
-pub fn validate_adaptive(
-    t_target_ms: f64,
-    w: f64,
-    theta: f64,
-    alpha: f64,
-    beta: f64,
-    t_update_s: f64,
-    mean_pkt_bytes: f64,
-) -> Result<(), ParamError> {
-    if !(t_target_ms > 0.0 && t_target_ms.is_finite()) {
-        return Err(ParamError::new("t_target_ms", "must be a number > 0"));
-    }
-    validate_theta(theta)?;
-    if !(alpha > 0.0 && alpha <= 1.0) {
-        return Err(ParamError::new("alpha", "must be in (0, 1]"));
-    }
-    if !(beta > 0.0 && beta <= 1.0) {
-        return Err(ParamError::new("beta", "must be in (0, 1]"));
-    }
-    if !(t_update_s > 0.0 && t_update_s.is_finite()) {
-        return Err(ParamError::new("t_update_s", "must be a number > 0"));
-    }
-    validate_common(w, mean_pkt_bytes)
 }
 
 #[cfg(test)]

@@ -5,15 +5,10 @@
 //! p ← p + a·(q − q_ref) − b·(q_old − q_ref); each arrival is dropped (or marked) with
 //! probability p.
 
-use crate::adaptive_beta::LinkContext;
-use crate::contract::{Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::param_doc::ParamDoc;
-use crate::registry::AqmParams;
+use crate::contract::{Aqm, EnqueueVerdict, LinkContext, PacketView, ParamError, QueueView};
+use crate::params::{AqmParams, Bound, ParamDoc, Range, FRACTION, NON_NEGATIVE};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
-
-/// Largest sampling frequency accepted, Hz (a period of 1 ns).
-const MAX_W_HZ: f64 = 1e9;
 
 /// PI parameters (ns-2.35 `Queue/PI` variables in brackets).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -48,40 +43,23 @@ impl AqmParams for PiParams {
         ParamDoc::new(
             "a",
             "1/packet",
-            "[0, 1]",
+            FRACTION,
             "a = K_p + K_I/w: weight of the current queue error q(k) - q_ref",
         ),
         ParamDoc::new(
             "b",
             "1/packet",
-            "[0, 1]",
+            FRACTION,
             "b = K_p: weight of the previous queue error q(k-1) - q_ref",
         ),
         ParamDoc::new(
             "w_hz",
             "Hz",
-            "(0, 1e9]",
+            Range::Number(Bound::open(0.0), Bound::closed(1e9)),
             "sampling frequency w: p is updated every 1/w seconds",
         ),
-        ParamDoc::new("q_ref_pkts", "packets", ">= 0", "target queue q_ref"),
+        ParamDoc::new("q_ref_pkts", "packets", NON_NEGATIVE, "target queue q_ref"),
     ];
-
-    /// Check every parameter against its allowed range.
-    fn validate(&self) -> Result<(), ParamError> {
-        if !(self.a >= 0.0 && self.a <= 1.0) {
-            return Err(ParamError::new("a", "must be in [0, 1]"));
-        }
-        if !(self.b >= 0.0 && self.b <= 1.0) {
-            return Err(ParamError::new("b", "must be in [0, 1]"));
-        }
-        if !(self.w_hz > 0.0 && self.w_hz <= MAX_W_HZ) {
-            return Err(ParamError::new("w_hz", "must be a number in (0, 1e9]"));
-        }
-        if !(self.q_ref_pkts >= 0.0 && self.q_ref_pkts.is_finite()) {
-            return Err(ParamError::new("q_ref_pkts", "must be a number >= 0"));
-        }
-        Ok(())
-    }
 
     fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(Pi::new(self)?))

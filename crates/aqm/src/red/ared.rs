@@ -2,16 +2,15 @@
 //! `interval` to keep q_avg inside a target band, with thresholds and weight configured from a
 //! target delay and the link rate as ns-3's RedQueueDisc does with ARED = true.
 
-use crate::adaptive_beta::LinkContext;
-use crate::contract::{check_rate_bps, Aqm, ParamError};
-use crate::drop_decision::Spacing;
-use crate::param_doc::{ParamDoc, FLAG};
-use crate::red::{
-    validate_common, validate_mark_p_max, LinearCurve, BYTE_MODE_DOC, GENTLE_DOC,
-    IDLE_CORRECTION_DOC, MARK_P_MAX_DOC, MEAN_PKT_BYTES_DOC, SMALL_QUEUE_GUARD_DOC, SPACING_DOC,
+use super::common_params::{
+    BYTE_MODE_DOC, GENTLE_DOC, IDLE_CORRECTION_DOC, MARK_P_MAX_DOC, MEAN_PKT_BYTES_DOC,
+    SMALL_QUEUE_GUARD_DOC, SPACING_DOC,
 };
-use crate::red_core::{DropCurve, Periodic, RedCore, RedFamily};
-use crate::registry::AqmParams;
+use super::drop_decision::Spacing;
+use super::random_early_detection::LinearCurve;
+use super::red_core::{DropCurve, Periodic, RedCore, RedFamily};
+use crate::contract::{check_rate_bps, Aqm, LinkContext, ParamError};
+use crate::params::{AqmParams, Bound, Limit, ParamDoc, Range, POSITIVE, POSITIVE_FRACTION};
 use serde::{Deserialize, Serialize};
 
 /// When Adaptive RED adapts p_max.
@@ -107,6 +106,9 @@ impl Default for AredParams {
     }
 }
 
+/// Adaptive RED's step factors α and β, `(0, 1)`.
+const OPEN_FRACTION: Range = Range::Fraction(Bound::open(0.0), Bound::open(1.0));
+
 impl AqmParams for AredParams {
     const AQM: &'static str = "ared";
     const TITLE: &'static str = "ARED";
@@ -114,62 +116,65 @@ impl AqmParams for AredParams {
         ParamDoc::new(
             "target_delay_ms",
             "ms",
-            "> 0",
+            POSITIVE,
             "target queueing delay: sets the thresholds when they are automatic",
         ),
         ParamDoc::new(
             "q_min_pkts",
             "packets",
-            "0 (automatic, with q_max_pkts 0) or > 0",
+            Range::Auto(Some("q_max_pkts"), &POSITIVE),
             "minimum threshold (0: max(5, target_delay·C/2), C in packets/s)",
         ),
         ParamDoc::new(
             "q_max_pkts",
             "packets",
-            "0 (automatic, with q_min_pkts 0) or > q_min_pkts",
+            Range::Auto(Some("q_min_pkts"), &Range::Greater("q_min_pkts")),
             "maximum threshold (0: 3·q_min)",
         ),
         ParamDoc::new(
             "w",
             "",
-            "0 (automatic) or (0, 1]",
+            Range::Auto(None, &POSITIVE_FRACTION),
             "weight of q_avg per arrival (0: 1 − exp(−1/C), C in packets/s)",
         ),
         ParamDoc::new(
             "p_max_initial",
             "",
-            "(0, 1]",
+            POSITIVE_FRACTION,
             "p_max before the first adaptation",
         ),
         ParamDoc::new(
             "interval_s",
             "s",
-            "> 0",
+            POSITIVE,
             "period of the adaptation of p_max",
         ),
         ParamDoc::new(
             "alpha",
             "",
-            "(0, 1)",
+            OPEN_FRACTION,
             "additive increase of p_max (at most p_max/4 is added)",
         ),
         ParamDoc::new(
             "beta",
             "",
-            "(0, 1)",
+            OPEN_FRACTION,
             "multiplicative decrease factor of p_max",
         ),
-        ParamDoc::new("top", "", "(0, 1]", "upper bound on p_max"),
+        ParamDoc::new("top", "", POSITIVE_FRACTION, "upper bound on p_max"),
         ParamDoc::new(
             "bottom",
             "",
-            "0 (automatic) or (0, top)",
+            Range::Auto(
+                None,
+                &Range::Fraction(Bound::open(0.0), Bound::at(Limit::Param("top"), false)),
+            ),
             "lower bound on p_max (0: min(0.01, 8·mean_pkt_bytes·RTT/rate in bit/s), as ns-3)",
         ),
         ParamDoc::new(
             "rtt_ms",
             "ms",
-            "> 0",
+            POSITIVE,
             "round-trip time assumed by the automatic bottom",
         ),
         GENTLE_DOC,
@@ -181,82 +186,28 @@ impl AqmParams for AredParams {
         ParamDoc::new(
             "gentle_slope_from_initial_p_max",
             "",
-            FLAG,
+            Range::Flag,
             "gentle slope fixed by p_max_initial (ns-2, ns-3) instead of the current p_max",
         ),
         ParamDoc::new(
             "adapt_at",
             "",
-            "timer, arrival",
+            Range::Choice(&["timer", "arrival"]),
             "adapt p_max on a timer every interval_s, or at the first arrival after it (ns-3)",
         ),
         MARK_P_MAX_DOC,
     ];
 
-    /// Check every parameter against its allowed range.
-    fn validate(&self) -> Result<(), ParamError> {
-        let positive = |field: &str, x: f64| {
-            if x > 0.0 && x.is_finite() {
-                Ok(())
-            } else {
-                Err(ParamError::new(field, "must be a number > 0"))
-            }
-        };
-        let auto_or = |field: &str, x: f64, ok: bool, allowed: &str| {
-            if x == 0.0 || ok {
-                Ok(())
-            } else {
-                Err(ParamError::new(
-                    field,
-                    format!("must be 0 (automatic) or {allowed}"),
-                ))
-            }
-        };
-        positive("target_delay_ms", self.target_delay_ms)?;
-        positive("interval_s", self.interval_s)?;
-        positive("rtt_ms", self.rtt_ms)?;
-        auto_or(
-            "q_min_pkts",
-            self.q_min_pkts,
-            self.q_min_pkts > 0.0 && self.q_min_pkts.is_finite(),
-            "a number > 0",
-        )?;
-        auto_or(
-            "q_max_pkts",
-            self.q_max_pkts,
-            self.q_max_pkts > self.q_min_pkts && self.q_max_pkts.is_finite(),
-            "greater than q_min_pkts",
-        )?;
+    /// q_min and q_max are automatic together or set together (the pairing their ranges
+    /// state).
+    fn validate_joint(&self) -> Result<(), ParamError> {
         if (self.q_min_pkts == 0.0) != (self.q_max_pkts == 0.0) {
             return Err(ParamError::new(
                 "q_max_pkts",
                 "q_min_pkts and q_max_pkts must both be set or both be 0 (automatic)",
             ));
         }
-        auto_or("w", self.w, self.w > 0.0 && self.w <= 1.0, "in (0, 1]")?;
-        auto_or(
-            "bottom",
-            self.bottom,
-            self.bottom > 0.0 && self.bottom < self.top,
-            "in (0, top)",
-        )?;
-        if !(self.top > 0.0 && self.top <= 1.0) {
-            return Err(ParamError::new("top", "must be in (0, 1]"));
-        }
-        if !(self.p_max_initial > 0.0 && self.p_max_initial <= 1.0) {
-            return Err(ParamError::new("p_max_initial", "must be in (0, 1]"));
-        }
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(ParamError::new("alpha", "must be in (0, 1)"));
-        }
-        if !(self.beta > 0.0 && self.beta < 1.0) {
-            return Err(ParamError::new("beta", "must be in (0, 1)"));
-        }
-        validate_mark_p_max(self.mark_p_max)?;
-        validate_common(
-            if self.w == 0.0 { 0.5 } else { self.w },
-            self.mean_pkt_bytes,
-        )
+        Ok(())
     }
 
     fn build(self, link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {

@@ -4,19 +4,16 @@
 //! arrival is dropped (or marked) at random with that probability, except during a burst
 //! allowance and when the queue is short (§4.1, §4.4).
 
-use crate::contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::param_doc::{ParamDoc, FLAG};
+use crate::contract::{
+    Aqm, DequeueVerdict, EnqueueVerdict, LinkContext, PacketView, ParamError, QueueView,
+};
+use crate::params::{AqmParams, Bound, ParamDoc, Range, DURATION_MS, FRACTION, NON_NEGATIVE};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 mod rules;
-use crate::adaptive_beta::LinkContext;
-use crate::registry::AqmParams;
 pub use rules::{BurstRule, ShortQueueRule};
 use rules::{BurstState, BURST_RESET_TIMEOUT_NS};
-
-/// Largest time parameter accepted, milliseconds (about 11.6 days).
-const MAX_TIME_MS: f64 = 1e9;
 
 /// PIE parameters (RFC 8033 §4 and §5 names; ns-3.37 `PieQueueDisc` attributes in brackets).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -89,115 +86,77 @@ impl AqmParams for PieParams {
         ParamDoc::new(
             "target_ms",
             "ms",
-            "[0.000001, 1e9]",
+            DURATION_MS,
             "QDELAY_REF: the target queueing delay",
         ),
         ParamDoc::new(
             "t_update_ms",
             "ms",
-            "[0.000001, 1e9]",
+            DURATION_MS,
             "T_UPDATE: period of the drop-probability update",
         ),
         ParamDoc::new(
             "alpha",
             "1/s",
-            ">= 0",
+            NON_NEGATIVE,
             "weight of the deviation of the delay from target",
         ),
-        ParamDoc::new("beta", "1/s", ">= 0", "weight of the delay trend"),
+        ParamDoc::new("beta", "1/s", NON_NEGATIVE, "weight of the delay trend"),
         ParamDoc::new(
             "max_burst_ms",
             "ms",
-            "[0, 1e9]",
+            Range::Number(Bound::closed(0.0), Bound::closed(1e9)),
             "MAX_BURST: the burst allowance, no early drops while it lasts",
         ),
         ParamDoc::new(
             "mean_pkt_bytes",
             "bytes",
-            "integer in [1, 2^32-1]",
+            Range::Count(1),
             "MEAN_PKTSIZE: no early drop while at most twice this is queued",
         ),
         ParamDoc::new(
             "dq_threshold_bytes",
             "bytes",
-            "integer in [1, 2^32-1]",
+            Range::Count(1),
             "DQ_THRESHOLD: bytes per measurement cycle of the dequeue-rate estimator",
         ),
         ParamDoc::new(
             "use_dequeue_rate_estimator",
             "",
-            FLAG,
+            Range::Flag,
             "delay = queue bytes / measured dequeue rate instead of the sojourn time",
         ),
         ParamDoc::new(
             "use_cap_drop_adjustment",
             "",
-            FLAG,
+            Range::Flag,
             "cap the increase of p at 0.02 per update while p >= 0.1",
         ),
         ParamDoc::new(
             "use_derandomization",
             "",
-            FLAG,
+            Range::Flag,
             "de-randomise the drops with an accumulated probability",
         ),
         ParamDoc::new(
             "ecn_max_p",
             "",
-            "[0, 1]",
+            FRACTION,
             "early signals may be ECN marks only while p <= this; above it PIE drops",
         ),
         ParamDoc::new(
             "burst_rule",
             "",
-            "ns3, rfc8033",
+            Range::Choice(&["ns3", "rfc8033"]),
             "burst allowance: ns3 (armed by an arrival, p held at 0, re-armed after 1.5 s quiet)",
         ),
         ParamDoc::new(
             "short_queue_rule",
             "",
-            "ns3, rfc8033",
+            Range::Choice(&["ns3", "rfc8033"]),
             "no-drop short queue: ns3 (<= 2 packets, bytes if limit_bytes > 0) or rfc8033 (bytes)",
         ),
     ];
-
-    /// Check every parameter against its allowed range.
-    fn validate(&self) -> Result<(), ParamError> {
-        if !(self.target_ms >= 1e-6 && self.target_ms <= MAX_TIME_MS) {
-            return Err(ParamError::new(
-                "target_ms",
-                "must be a number in [0.000001, 1e9] (at least 1 ns)",
-            ));
-        }
-        if !(self.t_update_ms >= 1e-6 && self.t_update_ms <= MAX_TIME_MS) {
-            return Err(ParamError::new(
-                "t_update_ms",
-                "must be a number in [0.000001, 1e9] (at least 1 ns)",
-            ));
-        }
-        if !(self.alpha >= 0.0 && self.alpha.is_finite()) {
-            return Err(ParamError::new("alpha", "must be a number >= 0"));
-        }
-        if !(self.beta >= 0.0 && self.beta.is_finite()) {
-            return Err(ParamError::new("beta", "must be a number >= 0"));
-        }
-        if !(self.max_burst_ms >= 0.0 && self.max_burst_ms <= MAX_TIME_MS) {
-            return Err(ParamError::new(
-                "max_burst_ms",
-                "must be a number in [0, 1e9]",
-            ));
-        }
-        if self.mean_pkt_bytes == 0 {
-            return Err(ParamError::new("mean_pkt_bytes", "must be at least 1"));
-        }
-        if self.dq_threshold_bytes == 0 {
-            return Err(ParamError::new("dq_threshold_bytes", "must be at least 1"));
-        }
-        if !(self.ecn_max_p >= 0.0 && self.ecn_max_p <= 1.0) {
-            return Err(ParamError::new("ecn_max_p", "must be in [0, 1]"));
-        }
-        Ok(())
-    }
 
     fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(Pie::new(self)?))

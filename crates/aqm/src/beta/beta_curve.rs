@@ -3,7 +3,9 @@
 
 use crate::contract::ParamError;
 use crate::math::beta_inc_reg;
-use crate::red_core::DropCurve;
+use crate::params::{check_numbers, Bound, Limit, ParamDoc, Range, POSITIVE_FRACTION};
+use crate::red::common_params::Q_MIN_DOC;
+use crate::red::red_core::DropCurve;
 
 /// The drop curve p(q_avg) of eq. (7) for thresholds q_min < q_max.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,18 +38,44 @@ pub const THETA_MIN: f64 = 0.005;
 /// accuracy and, far below, returns values outside [0, 1].
 pub const SHAPE_MIN: f64 = 0.01;
 
-/// Check θ ∈ [[`THETA_MIN`], 1).
+/// θ, shared by the BetaRED variants: [[`THETA_MIN`], 1).
+pub(crate) const THETA_DOC: ParamDoc = ParamDoc::new(
+    "theta",
+    "",
+    Range::Fraction(Bound::closed(THETA_MIN), Bound::open(1.0)),
+    "spread of the curve, σ = θ·√(μ(1 − μ)): small θ, steep rise at q_target",
+);
+/// BetaRED's q_max.
+pub(crate) const Q_MAX_DOC: ParamDoc = ParamDoc::new(
+    "q_max_pkts",
+    "packets",
+    Range::Greater("q_min_pkts"),
+    "maximum threshold q_max: every arrival dropped above it",
+);
+/// BetaRED's q_target.
+pub(crate) const Q_TARGET_DOC: ParamDoc = ParamDoc::new(
+    "q_target_pkts",
+    "packets",
+    Range::Between(Limit::Param("q_min_pkts"), Limit::Param("q_max_pkts")),
+    "target q_target: the mean of the beta drop curve",
+);
+/// BetaRED's p_max.
+pub(crate) const P_MAX_DOC: ParamDoc = ParamDoc::new(
+    "p_max",
+    "",
+    POSITIVE_FRACTION,
+    "drop probability at q_max (the curve is p_max·I_z(α, β))",
+);
+
+/// Check θ against its range, [[`THETA_MIN`], 1).
 pub fn validate_theta(theta: f64) -> Result<(), ParamError> {
-    if (THETA_MIN..1.0).contains(&theta) {
-        Ok(())
-    } else {
-        Err(ParamError::new("theta", "must be in [0.005, 1)"))
-    }
+    check_numbers(&[(&THETA_DOC, theta)])
 }
 
 impl BetaCurve {
-    /// The curve whose mean sits at `q_target` (eq. (8)). Checks q_min < q_target < q_max,
-    /// p_max ∈ (0, 1] and θ ∈ (0, 1).
+    /// The curve whose mean sits at `q_target` (eq. (8)). Checks each value against its range
+    /// in BetaRED's table (q_min ≥ 0, q_min < q_target < q_max, p_max ∈ (0, 1],
+    /// θ ∈ [[`THETA_MIN`], 1)), then that the shapes α and β are at least [`SHAPE_MIN`].
     pub fn new(
         q_min_pkts: f64,
         q_max_pkts: f64,
@@ -55,25 +83,13 @@ impl BetaCurve {
         p_max: f64,
         theta: f64,
     ) -> Result<Self, ParamError> {
-        if !(q_min_pkts >= 0.0 && q_min_pkts.is_finite()) {
-            return Err(ParamError::new("q_min_pkts", "must be a number >= 0"));
-        }
-        if !(q_max_pkts > q_min_pkts && q_max_pkts.is_finite()) {
-            return Err(ParamError::new(
-                "q_max_pkts",
-                "must be greater than q_min_pkts",
-            ));
-        }
-        if !(q_target_pkts > q_min_pkts && q_target_pkts < q_max_pkts) {
-            return Err(ParamError::new(
-                "q_target_pkts",
-                format!("must be in (q_min_pkts, q_max_pkts) = ({q_min_pkts}, {q_max_pkts})"),
-            ));
-        }
-        if !(p_max > 0.0 && p_max <= 1.0) {
-            return Err(ParamError::new("p_max", "must be in (0, 1]"));
-        }
-        validate_theta(theta)?;
+        check_numbers(&[
+            (&Q_MIN_DOC, q_min_pkts),
+            (&Q_MAX_DOC, q_max_pkts),
+            (&Q_TARGET_DOC, q_target_pkts),
+            (&P_MAX_DOC, p_max),
+            (&THETA_DOC, theta),
+        ])?;
         let mut c = BetaCurve {
             q_min_pkts,
             q_max_pkts,

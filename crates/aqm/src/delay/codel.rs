@@ -16,15 +16,12 @@
 //! into the dropping state leaves `drop_next = now + interval`; a mark inside the dropping state
 //! advances `drop_next` by `interval/√count` at once.
 
-use crate::adaptive_beta::LinkContext;
-use crate::contract::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::param_doc::ParamDoc;
-use crate::registry::AqmParams;
+use crate::contract::{
+    Aqm, DequeueVerdict, EnqueueVerdict, LinkContext, PacketView, ParamError, QueueView,
+};
+use crate::params::{AqmParams, ParamDoc, Range, DURATION_MS};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
-
-/// Largest time parameter accepted, milliseconds (about 11.6 days; keeps `16·interval` in range).
-const MAX_TIME_MS: f64 = 1e9;
 
 /// CoDel parameters (names as in RFC 8289 §4.2–§4.4 and the ns-3 `CoDelQueueDisc` attributes).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,39 +55,22 @@ impl AqmParams for CoDelParams {
         ParamDoc::new(
             "target_ms",
             "ms",
-            "[0.000001, 1e9]",
+            DURATION_MS,
             "TARGET: the acceptable standing sojourn time",
         ),
         ParamDoc::new(
             "interval_ms",
             "ms",
-            "[0.000001, 1e9]",
+            DURATION_MS,
             "INTERVAL: how long the sojourn time stays above target before drops",
         ),
         ParamDoc::new(
             "mtu_bytes",
             "bytes",
-            "integer in [0, 2^32-1]",
+            Range::Count(0),
             "MAXPACKET: never above target while at most this many bytes are queued",
         ),
     ];
-
-    /// Check every parameter against its allowed range.
-    fn validate(&self) -> Result<(), ParamError> {
-        if !(self.target_ms >= 1e-6 && self.target_ms <= MAX_TIME_MS) {
-            return Err(ParamError::new(
-                "target_ms",
-                "must be a number in [0.000001, 1e9] (at least 1 ns)",
-            ));
-        }
-        if !(self.interval_ms >= 1e-6 && self.interval_ms <= MAX_TIME_MS) {
-            return Err(ParamError::new(
-                "interval_ms",
-                "must be a number in [0.000001, 1e9] (at least 1 ns)",
-            ));
-        }
-        Ok(())
-    }
 
     fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(CoDel::new(self)?))

@@ -14,15 +14,12 @@
 //! Jacobian ∂q/∂p replaced by its sign. Initial weights, sample period and the measurement
 //! of x are reconstructions too (see [`NrlParams`]).
 
-use crate::adaptive_beta::LinkContext;
-use crate::contract::{check_rate_bps, Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::param_doc::{ParamDoc, FLAG};
-use crate::registry::AqmParams;
+use crate::contract::{
+    check_rate_bps, Aqm, EnqueueVerdict, LinkContext, PacketView, ParamError, QueueView,
+};
+use crate::params::{AqmParams, Bound, ParamDoc, Range, DURATION_MS, FRACTION};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
-
-/// Largest sample interval accepted, milliseconds (about 11.6 days).
-const MAX_INTERVAL_MS: f64 = 1e9;
 
 /// Bound on the magnitude of each input and weight, so that z stays finite whatever the
 /// parameters (a tiny q_ref or link rate makes the relative errors huge); never reached with
@@ -79,98 +76,62 @@ impl AqmParams for NrlParams {
     const AQM: &'static str = "nrl";
     const TITLE: &'static str = "NRL";
     const PARAMS: &'static [ParamDoc] = &[
-        ParamDoc::new("q_ref_pkts", "packets", "(0, 1e9]", "target queue q_ref"),
+        ParamDoc::new(
+            "q_ref_pkts",
+            "packets",
+            Range::Number(Bound::open(0.0), Bound::closed(1e9)),
+            "target queue q_ref",
+        ),
         ParamDoc::new(
             "sample_interval_ms",
             "ms",
-            "[0.000001, 1e9]",
+            DURATION_MS,
             "sample period T: p, the measured input rate x and the weights, once per period",
         ),
-        ParamDoc::new("alpha", "", "[0, 1]", "learning rate of the neuron weights"),
+        ParamDoc::new("alpha", "", FRACTION, "learning rate of the neuron weights"),
         ParamDoc::new(
             "gamma",
             "",
-            "[0, 1)",
+            Range::Fraction(Bound::closed(0.0), Bound::open(1.0)),
             "decay of the eligibility traces of the neuron inputs, per sample",
         ),
         ParamDoc::new(
             "theta1",
             "",
-            "[0, 1e6]",
+            Range::Number(Bound::closed(0.0), Bound::closed(1e6)),
             "weight of the queue error in the reinforcement signal",
         ),
         ParamDoc::new(
             "theta2",
             "s",
-            "[0, 1e6]",
+            Range::Number(Bound::closed(0.0), Bound::closed(1e6)),
             "weight of the rate mismatch (packets/s) in the reinforcement signal",
         ),
         ParamDoc::new(
             "w1_initial",
             "1/packet",
-            "[-1e6, 1e6]",
+            Range::Number(Bound::closed(-1e6), Bound::closed(1e6)),
             "initial weight of the queue error q - q_ref",
         ),
         ParamDoc::new(
             "w2_initial",
             "s/packet",
-            "[-1e6, 1e6]",
+            Range::Number(Bound::closed(-1e6), Bound::closed(1e6)),
             "initial weight of the rate mismatch x - C",
         ),
         ParamDoc::new(
             "mean_pkt_bytes",
             "bytes",
-            "[1, 1e9]",
+            Range::Number(Bound::closed(1.0), Bound::closed(1e9)),
             "packet size: rates in packets per second",
         ),
         ParamDoc::new(
             "normalised_inputs",
             "",
-            FLAG,
+            Range::Flag,
             "inputs (q - q_ref)/q_ref and (x - C)/C; false: packets and packets/s as eq. (13)",
         ),
     ];
-
-    fn validate(&self) -> Result<(), ParamError> {
-        if !(self.q_ref_pkts > 0.0 && self.q_ref_pkts <= 1e9) {
-            return Err(ParamError::new(
-                "q_ref_pkts",
-                "must be a number in (0, 1e9]",
-            ));
-        }
-        if !(self.sample_interval_ms >= 1e-6 && self.sample_interval_ms <= MAX_INTERVAL_MS) {
-            return Err(ParamError::new(
-                "sample_interval_ms",
-                "must be a number in [0.000001, 1e9] (at least 1 ns)",
-            ));
-        }
-        if !(self.alpha >= 0.0 && self.alpha <= 1.0) {
-            return Err(ParamError::new("alpha", "must be in [0, 1]"));
-        }
-        for (name, v) in [("theta1", self.theta1), ("theta2", self.theta2)] {
-            if !(0.0..=1e6).contains(&v) {
-                return Err(ParamError::new(name, "must be a number in [0, 1e6]"));
-            }
-        }
-        if !(self.gamma >= 0.0 && self.gamma < 1.0) {
-            return Err(ParamError::new("gamma", "must be in [0, 1)"));
-        }
-        for (name, v) in [
-            ("w1_initial", self.w1_initial),
-            ("w2_initial", self.w2_initial),
-        ] {
-            if !(-1e6..=1e6).contains(&v) {
-                return Err(ParamError::new(name, "must be a number in [-1e6, 1e6]"));
-            }
-        }
-        if !(self.mean_pkt_bytes >= 1.0 && self.mean_pkt_bytes <= 1e9) {
-            return Err(ParamError::new(
-                "mean_pkt_bytes",
-                "must be a number in [1, 1e9]",
-            ));
-        }
-        Ok(())
-    }
 
     fn build(self, link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(Nrl::new(self, link)?))

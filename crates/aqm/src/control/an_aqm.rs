@@ -1,19 +1,14 @@
 //! AN-AQM, the adaptive neuron AQM (Sun & Zukerman, "An adaptive neuron AQM for a stable
 //! Internet", IFIP Networking 2007), as Li et al. (2014) §2.6 writes it: Neuron PID
-//! ([`crate::neuron_pid`]) with six neuron inputs, the PID components of the queue-length
+//! ([`super::neuron_pid`]) with six neuron inputs, the PID components of the queue-length
 //! error e(k) = q(k) − q_ref and those of the normalised rate mismatch γ(k) = r(k)/C − 1, r the
 //! input rate of the buffer and C the link capacity. The neuron and its learning are
-//! [`crate::neuron_learning`]'s, shared with Neuron PID.
+//! [`super::neuron_learning`]'s, shared with Neuron PID.
 
-use crate::adaptive_beta::LinkContext;
-use crate::contract::{Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::neuron_learning::{Neuron, PidComponents};
-use crate::neuron_pid::{
-    d_doc, interval_ns, validate_common, validate_rate, GAIN_DOC, Q_REF_DOC, SAMPLE_DOC,
-    W_INITIAL_DOC,
-};
-use crate::param_doc::ParamDoc;
-use crate::registry::AqmParams;
+use super::neuron_learning::{Neuron, PidComponents};
+use super::neuron_pid::{d_doc, interval_ns, GAIN_DOC, Q_REF_DOC, SAMPLE_DOC, W_INITIAL_DOC};
+use crate::contract::{Aqm, EnqueueVerdict, LinkContext, PacketView, ParamError, QueueView};
+use crate::params::{AqmParams, ParamDoc};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -79,7 +74,7 @@ impl AqmParams for AnAqmParams {
         ParamDoc::new(
             "sample_interval_ms",
             SAMPLE_DOC.unit,
-            SAMPLE_DOC.allowed,
+            SAMPLE_DOC.range,
             "sample time dt: one neuron step every dt, input rate r measured over it",
         ),
         GAIN_DOC,
@@ -91,22 +86,6 @@ impl AqmParams for AnAqmParams {
         d_doc("d6", "learning rate d6 of x6 = g(k) - 2g(k-1) + g(k-2)"),
         W_INITIAL_DOC,
     ];
-
-    fn validate(&self) -> Result<(), ParamError> {
-        validate_common(
-            self.q_ref_pkts,
-            self.sample_interval_ms,
-            self.gain_k,
-            self.w_initial,
-        )?;
-        for (name, d) in ["d1", "d2", "d3", "d4", "d5", "d6"]
-            .iter()
-            .zip(self.rates())
-        {
-            validate_rate(name, d)?;
-        }
-        Ok(())
-    }
 
     fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(AnAqm::new(self)?))

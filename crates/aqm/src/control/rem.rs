@@ -4,15 +4,14 @@
 //! `update_interval_ms` from the queue error and the mismatch between the input rate and the
 //! link's capacity; each arrival is dropped (or marked) with probability 1 − φ^(−price).
 
-use crate::adaptive_beta::LinkContext;
-use crate::contract::{check_rate_bps, Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::param_doc::ParamDoc;
-use crate::registry::AqmParams;
+use crate::contract::{
+    check_rate_bps, Aqm, EnqueueVerdict, LinkContext, PacketView, ParamError, QueueView,
+};
+use crate::params::{
+    AqmParams, Bound, ParamDoc, Range, DURATION_MS, NON_NEGATIVE, POSITIVE, POSITIVE_FRACTION,
+};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
-
-/// Largest update interval accepted, milliseconds (about 11.6 days).
-const MAX_INTERVAL_MS: f64 = 1e9;
 
 /// REM parameters (the REM paper's symbols; ns-2.35 `Queue/REM` variables in brackets).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,63 +54,49 @@ impl AqmParams for RemParams {
     const AQM: &'static str = "rem";
     const TITLE: &'static str = "REM";
     const PARAMS: &'static [ParamDoc] = &[
-        ParamDoc::new("phi", "", "> 1", "phi: drop probability 1 - phi^(-price)"),
+        ParamDoc::new(
+            "phi",
+            "",
+            Range::Above(Bound::open(1.0)),
+            "phi: drop probability 1 - phi^(-price)",
+        ),
         ParamDoc::new(
             "alpha",
             "",
-            ">= 0",
+            NON_NEGATIVE,
             "alpha: weight of the queue error q - q_ref in the price update",
         ),
-        ParamDoc::new("gamma", "", "> 0", "gamma: step size of the price update"),
+        ParamDoc::new(
+            "gamma",
+            "",
+            POSITIVE,
+            "gamma: step size of the price update",
+        ),
         ParamDoc::new(
             "update_interval_ms",
             "ms",
-            "[0.000001, 1e9]",
+            DURATION_MS,
             "period of the price update; rates are counted in packets per interval",
         ),
-        ParamDoc::new("q_ref_pkts", "packets", ">= 0", "target backlog q_ref (b*)"),
+        ParamDoc::new(
+            "q_ref_pkts",
+            "packets",
+            NON_NEGATIVE,
+            "target backlog q_ref (b*)",
+        ),
         ParamDoc::new(
             "input_weight",
             "",
-            "(0, 1]",
+            POSITIVE_FRACTION,
             "weight of the latest arrival count in the filtered input rate (1: no filter)",
         ),
         ParamDoc::new(
             "mean_pkt_bytes",
             "bytes",
-            ">= 1",
+            Range::Above(Bound::closed(1.0)),
             "packet size that converts the link rate to packets per interval",
         ),
     ];
-
-    /// Check every parameter against its allowed range.
-    fn validate(&self) -> Result<(), ParamError> {
-        if !(self.phi > 1.0 && self.phi.is_finite()) {
-            return Err(ParamError::new("phi", "must be a number > 1"));
-        }
-        if !(self.alpha >= 0.0 && self.alpha.is_finite()) {
-            return Err(ParamError::new("alpha", "must be a number >= 0"));
-        }
-        if !(self.gamma > 0.0 && self.gamma.is_finite()) {
-            return Err(ParamError::new("gamma", "must be a number > 0"));
-        }
-        if !(self.update_interval_ms >= 1e-6 && self.update_interval_ms <= MAX_INTERVAL_MS) {
-            return Err(ParamError::new(
-                "update_interval_ms",
-                "must be a number in [0.000001, 1e9] (at least 1 ns)",
-            ));
-        }
-        if !(self.q_ref_pkts >= 0.0 && self.q_ref_pkts.is_finite()) {
-            return Err(ParamError::new("q_ref_pkts", "must be a number >= 0"));
-        }
-        if !(self.input_weight > 0.0 && self.input_weight <= 1.0) {
-            return Err(ParamError::new("input_weight", "must be in (0, 1]"));
-        }
-        if !(self.mean_pkt_bytes >= 1.0 && self.mean_pkt_bytes.is_finite()) {
-            return Err(ParamError::new("mean_pkt_bytes", "must be a number >= 1"));
-        }
-        Ok(())
-    }
 
     fn build(self, link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(Rem::new(self, link.rate_bps)?))

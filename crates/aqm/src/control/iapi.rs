@@ -5,10 +5,8 @@
 //! the queue-length error (eq. (8)), and whose probability is scaled at each arrival by the
 //! queue it finds, p′ = (q/q_ref)·p.
 
-use crate::adaptive_beta::LinkContext;
-use crate::contract::{Aqm, EnqueueVerdict, PacketView, ParamError, QueueView};
-use crate::param_doc::ParamDoc;
-use crate::registry::AqmParams;
+use crate::contract::{Aqm, EnqueueVerdict, LinkContext, PacketView, ParamError, QueueView};
+use crate::params::{AqmParams, Bound, Limit, ParamDoc, Range};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -49,65 +47,37 @@ impl AqmParams for IapiParams {
         ParamDoc::new(
             "q_ref_pkts",
             "packets",
-            "[0.001, 1e9]",
+            Range::Number(Bound::closed(0.001), Bound::closed(1e9)),
             "target queue length q_ref: e(k) = q(k) - q_ref",
         ),
         ParamDoc::new(
             "a",
             "1/packet",
-            "[b, 1]",
+            Range::Number(Bound::at(Limit::Mirror("b"), true), Bound::closed(1.0)),
             "PI coefficient of e(k): a = k_p + k_i0·T (ns-2 a_)",
         ),
         ParamDoc::new(
             "b",
             "1/packet",
-            "[0, a]",
+            Range::Noted(
+                &Range::Number(Bound::closed(0.0), Bound::at(Limit::Param("a"), true)),
+                "a non-negative integral gain",
+            ),
             "PI coefficient of e(k-1): b = k_p (ns-2 b_)",
         ),
         ParamDoc::new(
             "sample_hz",
             "Hz",
-            "[1e-9, 1e9]",
+            Range::Number(Bound::closed(1e-9), Bound::closed(1e9)),
             "sampling frequency w of the PI update, T = 1/w (ns-2 w_)",
         ),
         ParamDoc::new(
             "e_star_pkts",
             "packets",
-            "[0.001, 1e9]",
+            Range::Number(Bound::closed(0.001), Bound::closed(1e9)),
             "error threshold e*: k_i = k_i0·(1 + (|e(k)| - e*)/(2e*))",
         ),
     ];
-
-    fn validate(&self) -> Result<(), ParamError> {
-        if !(1e-3..=1e9).contains(&self.q_ref_pkts) {
-            return Err(ParamError::new(
-                "q_ref_pkts",
-                "must be a number in [0.001, 1e9]",
-            ));
-        }
-        if !(0.0..=1.0).contains(&self.a) {
-            return Err(ParamError::new("a", "must be a number in [b, 1]"));
-        }
-        if !(0.0..=self.a).contains(&self.b) {
-            return Err(ParamError::new(
-                "b",
-                "must be a number in [0, a] (a non-negative integral gain)",
-            ));
-        }
-        if !(1e-9..=1e9).contains(&self.sample_hz) {
-            return Err(ParamError::new(
-                "sample_hz",
-                "must be a number in [1e-9, 1e9]",
-            ));
-        }
-        if !(1e-3..=1e9).contains(&self.e_star_pkts) {
-            return Err(ParamError::new(
-                "e_star_pkts",
-                "must be a number in [0.001, 1e9]",
-            ));
-        }
-        Ok(())
-    }
 
     fn build(self, _link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(Iapi::new(self)?))

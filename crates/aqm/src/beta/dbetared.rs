@@ -2,19 +2,15 @@
 //! q_min = 0, q_max = B, p_max = 1, whose curve is centred on a virtual target that moves every
 //! T_update to pull q_avg toward the real target q_target = C·T_target.
 
-use crate::adaptive_beta::{
-    thresholds, validate_adaptive, LinkContext, ADAPTIVE_MEAN_PKT_BYTES_DOC, T_TARGET_DOC,
-    T_UPDATE_DOC,
-};
-use crate::beta_bounds::BetaBounds;
-use crate::beta_curve::BetaCurve;
-use crate::betared::{beta_probe, BETA_SPACING_DOC, THETA_DOC};
-use crate::contract::{Aqm, ParamError};
-use crate::drop_decision::Spacing;
-use crate::param_doc::ParamDoc;
-use crate::red::{BYTE_MODE_DOC, IDLE_CORRECTION_DOC, SMALL_QUEUE_GUARD_DOC, W_DOC};
-use crate::red_core::{Periodic, RedCore, RedFamily};
-use crate::registry::AqmParams;
+use super::adaptive_beta::{thresholds, ADAPTIVE_MEAN_PKT_BYTES_DOC, T_TARGET_DOC, T_UPDATE_DOC};
+use super::beta_bounds::BetaBounds;
+use super::beta_curve::{BetaCurve, THETA_DOC};
+use super::betared::{beta_probe, BETA_SPACING_DOC};
+use crate::contract::{Aqm, LinkContext, ParamError};
+use crate::params::{AqmParams, ParamDoc, POSITIVE_FRACTION};
+use crate::red::common_params::{BYTE_MODE_DOC, IDLE_CORRECTION_DOC, SMALL_QUEUE_GUARD_DOC, W_DOC};
+use crate::red::drop_decision::Spacing;
+use crate::red::red_core::{Periodic, RedCore, RedFamily};
 use serde::{Deserialize, Serialize};
 
 /// DBetaRED parameters: the user sets T_target, θ and w (§5.2); the rest have the paper's
@@ -75,13 +71,13 @@ impl AqmParams for DBetaRedParams {
         ParamDoc::new(
             "alpha",
             "",
-            "(0, 1]",
+            POSITIVE_FRACTION,
             "step factor of the rise of the virtual target (q_avg below target)",
         ),
         ParamDoc::new(
             "beta",
             "",
-            "(0, 1]",
+            POSITIVE_FRACTION,
             "step factor of the fall of the virtual target (q_avg above target)",
         ),
         T_UPDATE_DOC,
@@ -91,19 +87,6 @@ impl AqmParams for DBetaRedParams {
         ADAPTIVE_MEAN_PKT_BYTES_DOC,
         SMALL_QUEUE_GUARD_DOC,
     ];
-
-    /// Check every parameter against its allowed range.
-    fn validate(&self) -> Result<(), ParamError> {
-        validate_adaptive(
-            self.t_target_ms,
-            self.w,
-            self.theta,
-            self.alpha,
-            self.beta,
-            self.t_update_s,
-            self.mean_pkt_bytes,
-        )
-    }
 
     fn build(self, link: LinkContext) -> Result<Box<dyn Aqm>, ParamError> {
         Ok(Box::new(DBetaRed::new(self, link)?))

@@ -25,7 +25,7 @@
 //! known yet is therefore first bounded by the coarse cell of 16 around it, and refined only
 //! for the few draws that fall in the coarse gap.
 
-use crate::beta_curve::{BetaCurve, SHAPE_MIN};
+use super::beta_curve::{BetaCurve, SHAPE_MIN};
 use crate::math::beta_inc_reg;
 use std::fmt;
 
