@@ -4,10 +4,11 @@
 //! BetaRED), as the BetaRED authors generalise it with the Beta drop function.
 //!
 //! The state is the router's averaged queue once per round trip, q_(n+1) = f(q_n) with
-//! f(q) = (1 − w)·q + w·Q(p(q)) ([`map`]). From it: the fixed points, their eigenvalue and the
-//! stability bound on w ([`fixed_point`]), orbits ([`orbit`]), the settled behaviour of an orbit
-//! ([`attractor`], [`period`], [`lyapunov`]), sweeps over one parameter ([`bifurcation`]) and
-//! two-parameter stability maps ([`stability_map`]).
+//! f(q) = (1 − w)·q + w·Q(p(q)) ([`map`]), with p_max set for a desired fixed point when asked
+//! ([`tuning`]). From it: the fixed points, their eigenvalue and the stability bound on w
+//! ([`fixed_point`]), orbits ([`orbit`]), the settled behaviour of an orbit ([`attractor`],
+//! [`period`], [`lyapunov`]), sweeps over one parameter ([`bifurcation`]) and two-parameter
+//! stability maps ([`stability_map`]).
 //!
 //! ```
 //! use model::{equilibria, Model, ModelParams};
@@ -30,6 +31,7 @@ pub mod params;
 pub mod period;
 pub mod stability_map;
 pub mod stop;
+pub mod tuning;
 
 pub use aqm::ParamError;
 pub use attractor::{attractor, Attractor, OrbitOptions};

@@ -28,9 +28,9 @@
 //! region or on RED's jump to 1).
 
 use crate::drop_function::{DropFunction, DropKind};
-use crate::fixed_point::p_max_for_target;
 use crate::network::Network;
 use crate::params::ModelParams;
+use crate::tuning::p_max_for_target;
 use aqm::beta_curve::validate_theta;
 use aqm::ParamError;
 

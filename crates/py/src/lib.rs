@@ -139,7 +139,10 @@ fn catalog(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     }
     d.set_item("aqm_titles", titles)?;
     d.set_item("tcp_presets", sim::tcp::config::PRESETS.to_vec())?;
-    d.set_item("congestion_controls", vec!["reno", "cubic"])?;
+    d.set_item(
+        "congestion_controls",
+        sim::tcp::cc::registry::CcKind::NAMES.to_vec(),
+    )?;
     d.set_item("schedules", sim::scenario::SCHEDULE_NAMES.to_vec())?;
     Ok(d)
 }

@@ -4,7 +4,8 @@
 
 mod tcp_path;
 
-use sim::tcp::config::{CcKind, RecoveryKind, TcpConfig};
+use sim::tcp::cc::registry::CcKind;
+use sim::tcp::config::{RecoveryKind, TcpConfig};
 use sim::tcp::sender::Connection;
 use sim::time::s_to_ns;
 use tcp_path::run_path;

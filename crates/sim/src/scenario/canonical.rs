@@ -2,7 +2,6 @@
 //! file alone reproduces the run.
 
 use super::model::*;
-use super::parse::cc_name;
 use crate::tcp::config::TcpConfig;
 use toml::Value;
 
@@ -42,7 +41,7 @@ fn delay(d: &DelaySpec) -> Value {
 fn tcp(c: &TcpConfig) -> Value {
     table(vec![
         ("preset", s(&c.preset)),
-        ("cc", s(cc_name(c.cc))),
+        ("cc", s(c.cc.name())),
         ("recovery", s(c.recovery.name())),
         ("recovery_exit", s(c.recovery_exit.name())),
         ("sack", Value::Boolean(c.sack)),

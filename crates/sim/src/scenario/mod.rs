@@ -9,10 +9,13 @@ pub mod measure;
 pub mod model;
 pub mod overrides;
 pub mod parse;
+pub mod parse_queue;
 pub mod parse_schedule;
 pub mod parse_source;
+pub mod parse_tcp;
 pub mod parse_topology;
 pub mod parse_traffic;
+pub mod per_flow;
 pub mod reader;
 pub mod window;
 

@@ -2,9 +2,11 @@
 
 use super::error::ScenarioError;
 use super::model::*;
-use super::parse::MAX_FLOWS;
 use super::reader::{array_of_tables, num, Range, Section};
 use crate::time::MAX_TIME_S;
+
+/// The most flows a run may create, all groups together.
+pub(super) const MAX_FLOWS: i64 = 1_000_000;
 
 /// The most steps a periodic schedule may take.
 const MAX_PERIODIC_STEPS: f64 = 1e6;

@@ -3,7 +3,8 @@
 
 use super::error::ScenarioError;
 use super::model::*;
-use super::parse::{delay_spec, queue};
+use super::parse_queue::queue;
+use super::per_flow::delay_spec;
 use super::reader::{array_of_tables, num, type_name, Range, Section};
 use crate::tcp::config::TcpConfig;
 use crate::time::MAX_TIME_MS;

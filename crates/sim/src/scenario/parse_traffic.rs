@@ -4,9 +4,10 @@
 
 use super::error::ScenarioError;
 use super::model::*;
-use super::parse::{delay_spec, per_flow_spec, tcp, MAX_FLOWS};
-use super::parse_schedule::schedule;
+use super::parse_schedule::{schedule, MAX_FLOWS};
 use super::parse_source::source;
+use super::parse_tcp::tcp;
+use super::per_flow::{delay_spec, per_flow_spec};
 use super::reader::{array_of_tables, type_name, Range, Section};
 use crate::tcp::config::TcpConfig;
 use crate::time::MAX_TIME_S;

@@ -1,16 +1,7 @@
 //! TCP settings and the two presets that reproduce the reference simulators' defaults.
 
+use super::cc::registry::CcKind;
 use serde::Serialize;
-
-/// Congestion-control algorithm.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CcKind {
-    /// Reno/NewReno AIMD (RFC 5681, RFC 6582).
-    Reno,
-    /// CUBIC (RFC 9438).
-    Cubic,
-}
 
 /// Loss recovery after a fast retransmit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -230,7 +221,7 @@ impl RttEstimatorKind {
 pub struct TcpConfig {
     /// Preset the values started from: `ns3` or `ns2`.
     pub preset: String,
-    /// Congestion control.
+    /// Congestion control, one of the algorithms registered in `cc/registry.rs`.
     pub cc: CcKind,
     /// How the window evolves during loss recovery: NewReno, classic Reno, PRR or ns-2's Sack1.
     pub recovery: RecoveryKind,

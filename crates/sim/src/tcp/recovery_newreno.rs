@@ -4,6 +4,7 @@
 //! recovery, and go-back-N after a timeout, since the sender cannot know what the receiver
 //! holds. ns-2's `Agent/TCP/Reno` and `Agent/TCP/Newreno` recover this way.
 
+use super::cc::Controller;
 use super::config::{EcnResponse, RecoveryExit, RecoveryKind, TcpConfig, WindowReduction};
 use super::sender::{CongState, Sender};
 use crate::packet::{flags, Packet};

@@ -6,6 +6,7 @@
 //! NextSeg. A partial ACK resends the next lost segment at once. After a timeout every unSACKed
 //! segment is marked lost and resent in slow start; SACKed ones are not resent.
 
+use super::cc::Controller;
 use super::config::TcpConfig;
 use super::prr::Prr;
 use super::scoreboard::NextSegment;

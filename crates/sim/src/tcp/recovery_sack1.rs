@@ -17,17 +17,6 @@ use super::config::TcpConfig;
 use super::sender::{CongState, Sender};
 use crate::packet::Packet;
 
-/// Sack1's own recovery variables.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Sack1State {
-    /// Estimate of the segments in flight during recovery (ns-2's pipe_).
-    pipe_pkts: i64,
-    /// Holes below this were already resent in this episode (the scoreboard's h_seqno_).
-    retransmit_from: u32,
-    /// A timeout happened and no ACK of new data since (ns-2's timeout_).
-    after_timeout: bool,
-}
-
 impl Sender {
     /// Send what the window allows: outside recovery as on the cumulative-ACK path, during
     /// recovery while `pipe` < cwnd (Sack1's send_much).

@@ -6,12 +6,12 @@
 //! ([`super::recovery_sack1`]) or the cumulative-ACK path ([`super::recovery_newreno`],
 //! NewReno or classic Reno).
 
+use super::cc::{AckedInfo, CongestionControl, Controller};
 use super::config::{RecoveryKind, TcpConfig};
-use super::congestion::{AckedInfo, CongestionControl};
 use super::prr::Prr;
 use super::receiver::SYN_OPTION_BYTES;
-use super::recovery_sack1::Sack1State;
 use super::rtt::RttEstimator;
+use super::sack1_state::Sack1State;
 use super::scoreboard::Scoreboard;
 use crate::packet::{flags, Packet};
 use crate::time::{ns_to_s, s_to_ns};

@@ -20,9 +20,9 @@
 //! - ns-3.37 has no Reno-friendly region; `cubic_friendliness` adds RFC 9438's, with
 //!   α_cubic = 3(1 − β)/(1 + β) throughout (the RFC's switch to α = 1 is not modelled).
 
-use super::config::TcpConfig;
-use super::congestion::AckedInfo;
+use super::controller::{AckedInfo, Controller};
 use super::hystart::HyStart;
+use crate::tcp::config::TcpConfig;
 use crate::time::{ns_to_s, s_to_ns};
 
 /// With W_max unknown (0), at most this many segments acknowledged per segment of growth
@@ -72,78 +72,9 @@ pub struct Cubic {
 }
 
 impl Cubic {
-    /// CUBIC with the configuration's C, β, fast convergence, Reno-friendliness and HyStart.
-    pub fn new(cfg: &TcpConfig) -> Self {
-        Cubic {
-            c: cfg.cubic_c,
-            beta: cfg.cubic_beta,
-            fast_convergence: cfg.fast_convergence,
-            friendliness: cfg.cubic_friendliness,
-            w_max_pkts: 0,
-            epoch: None,
-            acked_unused_pkts: 0,
-            delay_min_ns: None,
-            hystart: cfg
-                .hystart
-                .then(|| HyStart::new(cfg.hystart_low_window_pkts)),
-        }
-    }
-
     /// α_cubic = 3(1 − β)/(1 + β), RFC 9438 §4.3.
     fn alpha(&self) -> f64 {
         3.0 * (1.0 - self.beta) / (1.0 + self.beta)
-    }
-
-    /// Every ACK of new data: keep the minimum delay and run HyStart. The delay is the
-    /// smoothed RTT, as ns-3.37 passes its latest estimate, not the raw sample; an ACK before
-    /// any estimate, or within 10 ms of an epoch's start, gives none. Returns the new
-    /// ssthresh (= cwnd) when HyStart ends slow start.
-    pub fn on_pkts_acked(
-        &mut self,
-        info: &AckedInfo,
-        cwnd_pkts: f64,
-        ssthresh_pkts: f64,
-    ) -> Option<f64> {
-        let now_ns = s_to_ns(info.now_s);
-        if self
-            .epoch
-            .is_some_and(|e| now_ns.saturating_sub(e.start_ns) < EPOCH_SETTLE_NS)
-        {
-            return None;
-        }
-        let delay_ns = s_to_ns(info.srtt_s?);
-        let delay_min_ns = self.delay_min_ns.map_or(delay_ns, |m| m.min(delay_ns));
-        self.delay_min_ns = Some(delay_min_ns);
-        let hystart = self.hystart.as_mut()?;
-        hystart
-            .on_delay(now_ns, cwnd_pkts, ssthresh_pkts, delay_ns, delay_min_ns)
-            .then_some(cwnd_pkts)
-    }
-
-    /// Window growth on an ACK of new data outside recovery. Slow start (cwnd < ssthresh):
-    /// HyStart's round bookkeeping, then cwnd += segments acknowledged (RFC 5681 §3.1 with
-    /// RFC 3465 counting, as ns-3.37's CUBIC). Congestion avoidance: one segment once `cnt`
-    /// segments have been acknowledged since the last one (RFC 9438 §4.2–4.5 in ns-3.37's
-    /// form). Returns the new cwnd.
-    pub fn increase_window(&mut self, info: &AckedInfo, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
-        let now_ns = s_to_ns(info.now_s);
-        if cwnd_pkts < ssthresh_pkts {
-            if let Some(h) = &mut self.hystart {
-                h.on_slow_start_ack(now_ns, info.snd_una, info.snd_max);
-            }
-            return cwnd_pkts + f64::from(info.acked_pkts);
-        }
-        if info.acked_pkts == 0 {
-            return cwnd_pkts;
-        }
-        self.acked_unused_pkts = self.acked_unused_pkts.saturating_add(info.acked_pkts);
-        let cnt = self.acks_per_segment(whole_segments(cwnd_pkts), now_ns, info.acked_pkts);
-        if self.acked_unused_pkts >= cnt {
-            self.acked_unused_pkts -= cnt;
-            cwnd_pkts + 1.0
-        } else {
-            cwnd_pkts
-        }
     }
 
     /// `cnt`: segments to acknowledge per segment of growth at window `seg_cwnd`.
@@ -195,11 +126,87 @@ impl Cubic {
         cnt.max(2)
     }
 
+    /// W_max, whole segments (0 before the first loss and after a timeout).
+    pub fn w_max_pkts(&self) -> u32 {
+        self.w_max_pkts
+    }
+}
+
+impl Controller for Cubic {
+    /// CUBIC with the configuration's C, β, fast convergence, Reno-friendliness and HyStart.
+    fn new(cfg: &TcpConfig) -> Self {
+        Cubic {
+            c: cfg.cubic_c,
+            beta: cfg.cubic_beta,
+            fast_convergence: cfg.fast_convergence,
+            friendliness: cfg.cubic_friendliness,
+            w_max_pkts: 0,
+            epoch: None,
+            acked_unused_pkts: 0,
+            delay_min_ns: None,
+            hystart: cfg
+                .hystart
+                .then(|| HyStart::new(cfg.hystart_low_window_pkts)),
+        }
+    }
+
+    /// Every ACK of new data: keep the minimum delay and run HyStart. The delay is the
+    /// smoothed RTT, as ns-3.37 passes its latest estimate, not the raw sample; an ACK before
+    /// any estimate, or within 10 ms of an epoch's start, gives none. Returns the new
+    /// ssthresh (= cwnd) when HyStart ends slow start.
+    fn on_pkts_acked(
+        &mut self,
+        info: &AckedInfo,
+        cwnd_pkts: f64,
+        ssthresh_pkts: f64,
+    ) -> Option<f64> {
+        let now_ns = s_to_ns(info.now_s);
+        if self
+            .epoch
+            .is_some_and(|e| now_ns.saturating_sub(e.start_ns) < EPOCH_SETTLE_NS)
+        {
+            return None;
+        }
+        let delay_ns = s_to_ns(info.srtt_s?);
+        let delay_min_ns = self.delay_min_ns.map_or(delay_ns, |m| m.min(delay_ns));
+        self.delay_min_ns = Some(delay_min_ns);
+        let hystart = self.hystart.as_mut()?;
+        hystart
+            .on_delay(now_ns, cwnd_pkts, ssthresh_pkts, delay_ns, delay_min_ns)
+            .then_some(cwnd_pkts)
+    }
+
+    /// Window growth on an ACK of new data outside recovery. Slow start (cwnd < ssthresh):
+    /// HyStart's round bookkeeping, then cwnd += segments acknowledged (RFC 5681 §3.1 with
+    /// RFC 3465 counting, as ns-3.37's CUBIC). Congestion avoidance: one segment once `cnt`
+    /// segments have been acknowledged since the last one (RFC 9438 §4.2–4.5 in ns-3.37's
+    /// form). Returns the new cwnd.
+    fn increase_window(&mut self, info: &AckedInfo, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
+        let now_ns = s_to_ns(info.now_s);
+        if cwnd_pkts < ssthresh_pkts {
+            if let Some(h) = &mut self.hystart {
+                h.on_slow_start_ack(now_ns, info.snd_una, info.snd_max);
+            }
+            return cwnd_pkts + f64::from(info.acked_pkts);
+        }
+        if info.acked_pkts == 0 {
+            return cwnd_pkts;
+        }
+        self.acked_unused_pkts = self.acked_unused_pkts.saturating_add(info.acked_pkts);
+        let cnt = self.acks_per_segment(whole_segments(cwnd_pkts), now_ns, info.acked_pkts);
+        if self.acked_unused_pkts >= cnt {
+            self.acked_unused_pkts -= cnt;
+            cwnd_pkts + 1.0
+        } else {
+            cwnd_pkts
+        }
+    }
+
     /// ssthresh after a loss or ECN echo: max(⌊β·cwnd⌋, 2) from the whole segments of cwnd,
     /// RFC 9438 §4.6 (which takes the flight size; ns-3.37 takes cwnd). W_max becomes cwnd,
     /// or with fast convergence ⌊cwnd·(1 + β)/2⌋ when cwnd is below the previous W_max
     /// (§4.7), and the epoch ends.
-    pub fn ssthresh_after_congestion(&mut self, cwnd_pkts: f64) -> f64 {
+    fn ssthresh_after_congestion(&mut self, cwnd_pkts: f64, _flight_pkts: u32) -> f64 {
         let seg_cwnd = whole_segments(cwnd_pkts);
         self.w_max_pkts = if self.fast_convergence && seg_cwnd < self.w_max_pkts {
             (f64::from(seg_cwnd) * (1.0 + self.beta) / 2.0) as u32
@@ -214,7 +221,7 @@ impl Cubic {
     /// are forgotten, so the next epoch starts from cwnd with K = 0 (RFC 9438 §4.8), and
     /// HyStart is armed again. As in ns-3.37, an epoch still running (a second timeout with
     /// no reduction in between) keeps its start but loses its origin and K.
-    pub fn on_timeout(&mut self) {
+    fn on_timeout(&mut self) {
         self.w_max_pkts = 0;
         self.delay_min_ns = None;
         if let Some(e) = &mut self.epoch {
@@ -224,11 +231,6 @@ impl Cubic {
         if let Some(h) = &mut self.hystart {
             h.on_timeout();
         }
-    }
-
-    /// W_max, whole segments (0 before the first loss and after a timeout).
-    pub fn w_max_pkts(&self) -> u32 {
-        self.w_max_pkts
     }
 }
 
@@ -266,20 +268,20 @@ mod tests {
     #[test]
     fn reduction_is_beta_of_whole_cwnd_with_fast_convergence() {
         let mut c = Cubic::new(&cfg(false));
-        assert_eq!(c.ssthresh_after_congestion(100.7), 70.0);
+        assert_eq!(c.ssthresh_after_congestion(100.7, 0), 70.0);
         assert_eq!(c.w_max_pkts(), 100);
         // 80 < 100: W_max = ⌊80·1.7/2⌋ = 68; ssthresh ⌊56⌋.
-        assert_eq!(c.ssthresh_after_congestion(80.0), 56.0);
+        assert_eq!(c.ssthresh_after_congestion(80.0, 0), 56.0);
         assert_eq!(c.w_max_pkts(), 68);
         // ⌊3·0.7⌋ = 2; ⌊2·0.7⌋ = 1 → 2.
-        assert_eq!(c.ssthresh_after_congestion(3.0), 2.0);
-        assert_eq!(c.ssthresh_after_congestion(2.0), 2.0);
+        assert_eq!(c.ssthresh_after_congestion(3.0, 0), 2.0);
+        assert_eq!(c.ssthresh_after_congestion(2.0, 0), 2.0);
     }
 
     #[test]
     fn cnt_follows_the_cubic_target() {
         let mut c = Cubic::new(&cfg(false));
-        c.ssthresh_after_congestion(143.0); // W_max 143
+        c.ssthresh_after_congestion(143.0, 0); // W_max 143
         c.delay_min_ns = Some(100_000_000);
         // cwnd 100: K = ∛(43/0.4) ≈ 4.755 s; at t = 0.1 s the target is
         // 143 − ⌊0.4·4.655³⌋ = 143 − 40 = 103, so cnt = ⌊100/3⌋ = 33.
@@ -292,7 +294,7 @@ mod tests {
     #[test]
     fn growth_is_at_most_half_a_segment_per_segment_acked() {
         let mut c = Cubic::new(&cfg(false));
-        c.ssthresh_after_congestion(20.0);
+        c.ssthresh_after_congestion(20.0, 0);
         let mut cwnd = 10.0;
         // The epoch starts at 0 s; 100 s later the target is huge and cnt floors at 2: 40
         // segments acknowledged one by one give 20 segments of growth.
@@ -306,7 +308,7 @@ mod tests {
     #[test]
     fn window_returns_to_w_max_after_k_seconds() {
         let mut c = Cubic::new(&cfg(false));
-        let mut cwnd = c.ssthresh_after_congestion(100.0);
+        let mut cwnd = c.ssthresh_after_congestion(100.0, 0);
         // K = ∛(30/0.4) ≈ 4.217 s; one ACK per segment, a window per 100 ms.
         let k = 75f64.cbrt();
         let mut t = 0.0;
@@ -324,7 +326,7 @@ mod tests {
     #[test]
     fn delay_samples_settle_after_an_epoch_starts() {
         let mut c = Cubic::new(&cfg(false));
-        c.ssthresh_after_congestion(100.0);
+        c.ssthresh_after_congestion(100.0, 0);
         c.increase_window(&ack(1.0, 1), 70.0, 70.0);
         let mut quick = ack(1.005, 1);
         quick.srtt_s = Some(0.05);

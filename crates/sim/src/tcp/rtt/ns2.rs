@@ -13,7 +13,7 @@
 //! - once the back-off exceeds 8 (the fourth expiry in a row) the SRTT is forgotten, so that
 //!   the next sample starts the estimate afresh (4.4BSD tcp_timer.c).
 
-use super::config::TcpConfig;
+use crate::tcp::config::TcpConfig;
 use crate::time::{ns_to_s, s_to_ns};
 
 /// SRTT scaling: 2^3 (T_SRTT_BITS).

@@ -10,10 +10,59 @@
 //! segments (after a hole is filled); with delayed ACKs every two segments (ns-3's default)
 //! ns-3's NewReno grows about half as fast as per-segment counting.
 
+use super::controller::{AckedInfo, Controller};
+use crate::tcp::config::{TcpConfig, WindowGrowth, WindowReduction};
+
+/// Reno with the configuration's growth and reduction rules.
+#[derive(Clone, Copy, Debug)]
+pub struct Reno {
+    growth: WindowGrowth,
+    reduction: WindowReduction,
+}
+
+impl Controller for Reno {
+    fn new(cfg: &TcpConfig) -> Self {
+        Reno {
+            growth: cfg.window_growth,
+            reduction: cfg.window_reduction,
+        }
+    }
+
+    fn increase_window(&mut self, info: &AckedInfo, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
+        let counted = match self.growth {
+            WindowGrowth::PerSegment => info.acked_pkts,
+            WindowGrowth::PerAck => 1,
+        };
+        increase_window(cwnd_pkts, ssthresh_pkts, counted)
+    }
+
+    /// From the flight size (RFC 5681) or from cwnd (ns-2).
+    fn ssthresh_after_congestion(&mut self, cwnd_pkts: f64, flight_pkts: u32) -> f64 {
+        match self.reduction {
+            WindowReduction::Flight => ssthresh_after_loss(flight_pkts),
+            WindowReduction::Cwnd => ssthresh_from_cwnd(cwnd_pkts),
+        }
+    }
+
+    /// Reducing from cwnd, half of cwnd (ns-2's slowdown with precisionReduce_, which keeps
+    /// the fraction ssthresh drops); otherwise ssthresh.
+    fn cwnd_after_congestion(&self, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
+        match self.reduction {
+            WindowReduction::Cwnd => cwnd_pkts / 2.0,
+            WindowReduction::Flight => ssthresh_pkts,
+        }
+    }
+
+    /// Growing per ACK, as ns-2's opencwnd runs on every ACK of new data.
+    fn grows_on_recovery_exit(&self) -> bool {
+        self.growth == WindowGrowth::PerAck
+    }
+}
+
 /// Window growth on an ACK of `acked_pkts` new segments outside recovery: cwnd += acked in
 /// slow start (RFC 5681 §3.1 with RFC 3465 byte counting), cwnd += acked/cwnd in congestion
 /// avoidance (RFC 5681 eq. (3), per segment acknowledged).
-pub fn increase_window(cwnd_pkts: f64, ssthresh_pkts: f64, acked_pkts: u32) -> f64 {
+fn increase_window(cwnd_pkts: f64, ssthresh_pkts: f64, acked_pkts: u32) -> f64 {
     let acked = f64::from(acked_pkts);
     if cwnd_pkts < ssthresh_pkts {
         cwnd_pkts + acked
@@ -23,13 +72,13 @@ pub fn increase_window(cwnd_pkts: f64, ssthresh_pkts: f64, acked_pkts: u32) -> f
 }
 
 /// ssthresh after a congestion event: max(FlightSize/2, 2) (RFC 5681 eq. (4)).
-pub fn ssthresh_after_loss(flight_pkts: u32) -> f64 {
+fn ssthresh_after_loss(flight_pkts: u32) -> f64 {
     (f64::from(flight_pkts) / 2.0).max(2.0)
 }
 
 /// ssthresh after a congestion event from the window: max(⌊cwnd/2⌋, 2) (ns-2.35's slowdown
 /// with precisionReduce_ true: `ssthresh_ = (int) (windowd() / 2)`, at least 2).
-pub fn ssthresh_from_cwnd(cwnd_pkts: f64) -> f64 {
+fn ssthresh_from_cwnd(cwnd_pkts: f64) -> f64 {
     (cwnd_pkts / 2.0).floor().max(2.0)
 }
 

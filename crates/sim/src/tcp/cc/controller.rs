@@ -1,0 +1,71 @@
+//! The interface every congestion-control algorithm implements, with the operations called at
+//! the points where ns-3.37's TcpSocketBase calls its congestion operations (PktsAcked,
+//! IncreaseWindow, GetSsThresh, and the entry into the loss state). The sender and its
+//! recovery paths own cwnd and ssthresh; an algorithm only answers with new values.
+
+use crate::tcp::config::TcpConfig;
+
+/// What the sender knows when an ACK acknowledges new data.
+#[derive(Clone, Copy, Debug)]
+pub struct AckedInfo {
+    /// Segments this ACK newly acknowledges (cumulatively).
+    pub acked_pkts: u32,
+    /// Oldest unacknowledged segment after the ACK.
+    pub snd_una: u32,
+    /// One past the highest segment sent.
+    pub snd_max: u32,
+    /// The RTT sample this ACK gave, seconds (None under Karn's rule).
+    pub rtt_sample_s: Option<f64>,
+    /// Time of the ACK, seconds.
+    pub now_s: f64,
+    /// Smoothed RTT after this ACK, seconds (None before the first sample). CUBIC and
+    /// HyStart take their delays from it, as ns-3.37 passes its latest RTT estimate.
+    pub srtt_s: Option<f64>,
+}
+
+/// A congestion-control algorithm: its state between ACKs and its answers to the sender.
+/// Windows are in segments. The provided methods are what an algorithm without those
+/// refinements does (no early slow-start exit, cwnd = ssthresh after a cut, no growth on the
+/// ACK that ends fast recovery, nothing to reset at a timeout).
+pub trait Controller {
+    /// The algorithm with its knobs taken from the configuration.
+    fn new(cfg: &TcpConfig) -> Self
+    where
+        Self: Sized;
+
+    /// Every ACK of new data, in any state (ns-3's PktsAcked), before any window change it
+    /// brings. Returns Some(new ssthresh, segments) when the algorithm ends slow start (the
+    /// sender sets ssthresh to it).
+    fn on_pkts_acked(
+        &mut self,
+        _info: &AckedInfo,
+        _cwnd_pkts: f64,
+        _ssthresh_pkts: f64,
+    ) -> Option<f64> {
+        None
+    }
+
+    /// Window growth on an ACK of new data outside loss recovery: slow start below ssthresh,
+    /// congestion avoidance above (ns-3's IncreaseWindow). Returns the new cwnd.
+    fn increase_window(&mut self, info: &AckedInfo, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64;
+
+    /// ssthresh after a loss or ECN echo (ns-3's GetSsThresh), from cwnd or from the
+    /// `flight_pkts` segments in flight.
+    fn ssthresh_after_congestion(&mut self, cwnd_pkts: f64, flight_pkts: u32) -> f64;
+
+    /// cwnd right after a cut to `ssthresh_pkts` on the cumulative-ACK path, before any
+    /// fast-recovery inflation: ssthresh itself (RFC 5681 §3.2 step 2).
+    fn cwnd_after_congestion(&self, _cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
+        ssthresh_pkts
+    }
+
+    /// Whether the ACK that ends fast recovery also grows the window.
+    fn grows_on_recovery_exit(&self) -> bool {
+        false
+    }
+
+    /// A retransmission timeout happened (ns-3 enters CA_LOSS). Called after
+    /// `ssthresh_after_congestion` for the same timeout, as ns-3.37 reduces ssthresh before it
+    /// enters the loss state.
+    fn on_timeout(&mut self) {}
+}

@@ -1,0 +1,99 @@
+//! Congestion control: the [`Controller`] trait every algorithm implements, one file per
+//! algorithm (`reno.rs`, `cubic.rs` with `hystart.rs`), the names in `registry.rs`, and
+//! [`CongestionControl`], the enum a sender holds, with one variant per registered algorithm.
+//! The enum implements the trait by matching on its variant (no boxing, no virtual call); the
+//! enum, its construction from [`CcKind`] and every method's match are generated from the
+//! registry's list, so an algorithm is added by its file, its `mod` line and its registry line.
+
+mod controller;
+pub mod cubic;
+pub mod hystart;
+pub mod registry;
+pub mod reno;
+
+pub use controller::{AckedInfo, Controller};
+
+use crate::tcp::config::TcpConfig;
+use registry::{congestion_controls, CcKind};
+
+/// Defines [`CongestionControl`] over the registered algorithms and its [`Controller`]
+/// implementation, each method one match that forwards to the variant's algorithm.
+macro_rules! dispatch {
+    ($($(#[$doc:meta])* $variant:ident($algorithm:ty) = $name:literal,)*) => {
+        /// Congestion control of one flow: the algorithm its configuration names.
+        #[derive(Clone, Debug)]
+        pub enum CongestionControl {
+            $($(#[$doc])* $variant($algorithm),)*
+        }
+
+        impl Controller for CongestionControl {
+            fn new(cfg: &TcpConfig) -> Self {
+                match cfg.cc {
+                    $(CcKind::$variant => CongestionControl::$variant(<$algorithm>::new(cfg)),)*
+                }
+            }
+
+            #[inline]
+            fn on_pkts_acked(
+                &mut self,
+                info: &AckedInfo,
+                cwnd_pkts: f64,
+                ssthresh_pkts: f64,
+            ) -> Option<f64> {
+                match self {
+                    $(CongestionControl::$variant(c) => {
+                        c.on_pkts_acked(info, cwnd_pkts, ssthresh_pkts)
+                    })*
+                }
+            }
+
+            #[inline]
+            fn increase_window(
+                &mut self,
+                info: &AckedInfo,
+                cwnd_pkts: f64,
+                ssthresh_pkts: f64,
+            ) -> f64 {
+                match self {
+                    $(CongestionControl::$variant(c) => {
+                        c.increase_window(info, cwnd_pkts, ssthresh_pkts)
+                    })*
+                }
+            }
+
+            #[inline]
+            fn ssthresh_after_congestion(&mut self, cwnd_pkts: f64, flight_pkts: u32) -> f64 {
+                match self {
+                    $(CongestionControl::$variant(c) => {
+                        c.ssthresh_after_congestion(cwnd_pkts, flight_pkts)
+                    })*
+                }
+            }
+
+            #[inline]
+            fn cwnd_after_congestion(&self, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
+                match self {
+                    $(CongestionControl::$variant(c) => {
+                        c.cwnd_after_congestion(cwnd_pkts, ssthresh_pkts)
+                    })*
+                }
+            }
+
+            #[inline]
+            fn grows_on_recovery_exit(&self) -> bool {
+                match self {
+                    $(CongestionControl::$variant(c) => c.grows_on_recovery_exit(),)*
+                }
+            }
+
+            #[inline]
+            fn on_timeout(&mut self) {
+                match self {
+                    $(CongestionControl::$variant(c) => c.on_timeout(),)*
+                }
+            }
+        }
+    };
+}
+
+congestion_controls!(dispatch);

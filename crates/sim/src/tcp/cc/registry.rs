@@ -1,0 +1,67 @@
+//! The congestion controls by name: the one list an algorithm is registered in. Each line
+//! gives the variant, the type in `cc` that implements [`super::controller::Controller`] and
+//! the name a scenario writes as `tcp.cc`. [`CcKind`] (what a configuration holds), the
+//! scenario reader's allowed values, the canonical writer and `aqmlab list` take the names
+//! from here, and `cc/mod.rs` builds the dispatch over the algorithms from the same list.
+
+use serde::Serialize;
+
+/// Hands every registered congestion control, as `Variant(module::Type) = "name",` after its
+/// doc comment, to the macro `$then`.
+macro_rules! congestion_controls {
+    ($then:ident) => {
+        $then! {
+            /// Reno/NewReno AIMD (RFC 5681, RFC 6582).
+            Reno(reno::Reno) = "reno",
+            /// CUBIC (RFC 9438).
+            Cubic(cubic::Cubic) = "cubic",
+        }
+    };
+}
+pub(super) use congestion_controls;
+
+/// Defines [`CcKind`] with one variant per registered algorithm, and its names.
+macro_rules! cc_kind {
+    ($($(#[$doc:meta])* $variant:ident($algorithm:ty) = $name:literal,)*) => {
+        /// Congestion-control algorithm, one variant per registered algorithm.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+        pub enum CcKind {
+            $($(#[$doc])* #[serde(rename = $name)] $variant,)*
+        }
+
+        impl CcKind {
+            /// Names as written in scenarios, in the order registered.
+            pub const NAMES: &'static [&'static str] = &[$($name),*];
+
+            /// The name as written in scenarios.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(CcKind::$variant => $name,)*
+                }
+            }
+
+            /// The algorithm called `name`.
+            pub fn from_name(name: &str) -> Option<Self> {
+                match name {
+                    $($name => Some(CcKind::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+congestion_controls!(cc_kind);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for name in CcKind::NAMES {
+            assert_eq!(CcKind::from_name(name).map(CcKind::name), Some(*name));
+        }
+        assert_eq!(CcKind::from_name(""), None);
+    }
+}
