@@ -50,6 +50,18 @@ fn resolve_scenario(text: &str, sets: Vec<(String, String)>) -> PyResult<String>
     sim::resolve_scenario(text, &sets).map_err(scenario_err)
 }
 
+/// The steps of a key path as overrides read it (`topology.links[0].rate_mbps`:
+/// `[("topology", []), ("links", [0]), ("rate_mbps", [])]`); `ScenarioError` for a path that
+/// is not one.
+#[pyfunction]
+fn key_path(path: &str) -> PyResult<Vec<(String, Vec<usize>)>> {
+    let steps = sim::scenario::key_path::parse(path).map_err(scenario_err)?;
+    Ok(steps
+        .into_iter()
+        .map(|s| (s.key, s.indices.into_iter().map(|i| i.n).collect()))
+        .collect())
+}
+
 /// What a run of the scenario will hold, from the scenario alone (`sim::output_size`):
 /// `samples`, `ports`, `flows` and the values of each table (`series_values`,
 /// `port_series_values`, `cwnd_values`, `flow_values`).
@@ -155,6 +167,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(estimate_run, m)?)?;
+    m.add_function(wrap_pyfunction!(key_path, m)?)?;
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
     m.add_function(wrap_pyfunction!(aqm_params::aqm_params, m)?)?;
     m.add_class::<stepper::AqmStepper>()?;

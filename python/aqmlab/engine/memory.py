@@ -32,6 +32,9 @@ BYTES_PER_FLOW = 2048
 BASE_BYTES = 128 * 2**20
 """The interpreter, NumPy, Arrow and the core before any run (83 MB measured)."""
 
+VALUE_KEYS = ("series_values", "port_series_values", "cwnd_values", "flow_values")
+"""The tables of `_core.estimate_run`'s output size, in values."""
+
 _SIZE = re.compile(r"(?P<number>\d+(\.\d+)?)\s*(?P<unit>[kmgt]?)(i?b)?", re.IGNORECASE)
 _UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
 
@@ -70,8 +73,7 @@ def gib(n_bytes: float) -> str:
 
 def run_need(size: Mapping[str, int]) -> int:
     """The estimated peak memory of a run of this output size (`_core.estimate_run`)."""
-    values = sum(size[k] for k in ("series_values", "port_series_values", "cwnd_values"))
-    values += size["flow_values"]
+    values = sum(size[k] for k in VALUE_KEYS)
     return BASE_BYTES + BYTES_PER_VALUE * values + BYTES_PER_FLOW * size["flows"]
 
 

@@ -132,11 +132,6 @@ def toml_literal(value: Any) -> str:
     raise TypeError(f"cannot express {type(value).__name__} value {value!r} as a TOML literal")
 
 
-_KEY_PATH = re.compile(r"[A-Za-z0-9_-]+(\[\d+\])*(\.[A-Za-z0-9_-]+(\[\d+\])*)*")
-"""A key path of `Scenario.get`: dotted keys, each followed by any `[index]`."""
-_KEY_STEP = re.compile(r"([A-Za-z0-9_-]+)|\[(\d+)\]")
-
-
 class Scenario:
     """A scenario's TOML text, the overrides applied on top of it, and where it came from.
 
@@ -231,24 +226,17 @@ class Scenario:
             raise _core.ScenarioError(
                 f"get: key {key!r:.60}: must be a dotted key path string such as 'queue.red.p_max'"
             )
+        steps = _core.key_path(key)  # the path as overrides read it (one parser)
         value: Any = tomllib.loads(self.resolved())
         walked = ""
-        for step in _KEY_STEP.findall(key) if _KEY_PATH.fullmatch(key) else [None]:
-            if step is None:
-                raise _core.ScenarioError(
-                    f"{key}: not a key path; write keys with dots and array elements with "
-                    "[index], as in topology.links[0].rate_mbps"
-                )
-            name, index = step
-            if name:
-                if not isinstance(value, dict) or name not in value:
-                    where = walked or "the top level"
-                    keys = ", ".join(sorted(value)) if isinstance(value, dict) else "none"
-                    raise _core.ScenarioError(f"{key}: no such key (keys at {where}: {keys})")
-                value = value[name]
-                walked += f".{name}" if walked else name
-            else:
-                i = int(index)
+        for name, indices in steps:
+            if not isinstance(value, dict) or name not in value:
+                where = walked or "the top level"
+                keys = ", ".join(sorted(value)) if isinstance(value, dict) else "none"
+                raise _core.ScenarioError(f"{key}: no such key (keys at {where}: {keys})")
+            value = value[name]
+            walked += f".{name}" if walked else name
+            for i in indices:
                 if not isinstance(value, list) or i >= len(value):
                     size = f"{len(value)} elements" if isinstance(value, list) else "not an array"
                     raise _core.ScenarioError(f"{key}: no element {walked}[{i}] ({size})")

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from .. import _core
 from ..engine.outdir import open_resumable
@@ -39,14 +39,6 @@ def in_checkout() -> bool:
 
 class ValidationError(RuntimeError):
     """A run or a set-up step failed; the message is one line."""
-
-
-class CaseLike(Protocol):
-    @property
-    def case_id(self) -> str: ...
-
-    @property
-    def label(self) -> str: ...
 
 
 Job = tuple[Any, int, str]

@@ -29,16 +29,13 @@ pub struct MeasuredPort {
     pub name: String,
     /// Link rate, b/s.
     pub rate_bps: f64,
-    /// Whether this is the port the summary and the main time series describe (one port of
-    /// a run; `Scenario::summary_port` picks it).
-    pub summary: bool,
 }
 
 /// A built network.
 pub struct BuiltNet {
     /// The network, routes computed.
     pub net: Network,
-    /// The measured ports, in the topology's order (none marked as the summary's yet).
+    /// The measured ports, in the topology's order (`Scenario::summary_port` indexes them).
     pub measured: Vec<MeasuredPort>,
     /// Endpoints of each flow, by flow id.
     pub flows: Vec<FlowEnds>,

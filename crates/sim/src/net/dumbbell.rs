@@ -40,7 +40,6 @@ pub fn build(
             port: bottleneck_port,
             name: DUMBBELL_PORT.into(),
             rate_bps: spec.bottleneck_rate_mbps * 1e6,
-            summary: false,
         }],
         flows,
     })

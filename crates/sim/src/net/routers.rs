@@ -44,14 +44,12 @@ pub fn build(
             port: ab,
             name: spec.port_name(i, false),
             rate_bps,
-            summary: false,
         });
         if managed_reverse {
             measured.push(MeasuredPort {
                 port: ba,
                 name: spec.port_name(i, true),
                 rate_bps,
-                summary: false,
             });
         }
     }

@@ -1,5 +1,5 @@
 //! Laying out a run: the flows' plans, the network from the topology's builder (each managed
-//! port with its own AQM, timer and random stream, and the one the summary describes marked),
+//! port with its own AQM, timer and random stream, and which of them the summary describes),
 //! the flows' endpoints and the first events.
 
 use super::{ports, Simulation};
@@ -85,7 +85,7 @@ impl Simulation {
                     PortStats::new(window),
                 ))
             };
-        let mut built: BuiltNet = match &scenario.topology {
+        let built: BuiltNet = match &scenario.topology {
             Topology::Dumbbell(d) => dumbbell::build(d, &scenario.queue, &access, seed, &mut make)?,
             Topology::Chain(n) | Topology::Network(n) => {
                 routers::build(n, &access, seed, &mut make)?
@@ -125,11 +125,6 @@ impl Simulation {
                     .collect()
             })
             .collect();
-        built
-            .measured
-            .get_mut(described)
-            .expect("the summary's port is a measured port")
-            .summary = true;
         let described_probes: Vec<&str> = probes[described].iter().map(String::as_str).collect();
         let mut sim = Simulation {
             end_ns: s_to_ns(scenario.duration_s),
@@ -145,6 +140,7 @@ impl Simulation {
             outbox: Vec::new(),
             window,
             series: Series::new(&described_probes),
+            summary_port: described,
             port_series: PortSeries::new(probes),
             probe_buf: Vec::new(),
             active_flows: 0,

@@ -61,11 +61,7 @@ impl Simulation {
         let settle = sc.measure.target_queue_pkts.map_or(f64::NAN, |target| {
             summary::settle_time_s(t_s, q, &self.window, target, sc.measure.settle_band)
         });
-        let described = self
-            .measured
-            .iter()
-            .position(|mp| mp.summary)
-            .expect("one measured port is the summary's");
+        let described = self.summary_port;
         let port = managed(described);
         let summary = summary::build(&SummaryInputs {
             aqm: port.aqm_name(),

@@ -33,8 +33,10 @@ pub struct Simulation {
     net: Network,
     /// Per port: the event lane its packets share with links like it (`ports.rs`).
     shared_lanes: Vec<u32>,
-    /// Ports with a managed queue; the one marked `summary` is the port the summary describes.
+    /// Ports with a managed queue.
     measured: Vec<MeasuredPort>,
+    /// The one of `measured` the summary and `series` describe (`Scenario::summary_port`).
+    summary_port: usize,
     flows: Vec<Flow>,
     /// Packets produced by the endpoint being run, sent right after.
     outbox: Vec<Packet>,

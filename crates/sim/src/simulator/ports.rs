@@ -146,7 +146,7 @@ impl Simulation {
                 self.aqm_avg[k].0 += avg;
                 self.aqm_avg[k].1 += 1;
             }
-            if mp.summary {
+            if k == self.summary_port {
                 self.series.queue_row(
                     t_s,
                     m.len_pkts(),
