@@ -6,7 +6,20 @@ import pytest
 
 from aqmlab import _core
 
-ALL_AQMS = _core.catalog()["aqms"]
+FLOW_QUEUEING = _core.catalog()["flow_queueing"]
+ALL_AQMS = [name for name in _core.catalog()["aqms"] if name not in FLOW_QUEUEING]
+"""The single-queue AQMs: the stepper runs one queue."""
+
+
+def test_flow_queueing_disciplines_are_refused_in_one_line():
+    assert {"fq_codel", "fq_pie"} <= set(FLOW_QUEUEING)
+    for name in FLOW_QUEUEING:
+        with pytest.raises(_core.ScenarioError) as info:
+            _core.AqmStepper(name, {})
+        assert str(info.value) == (
+            f"queue.aqm: {name} is a flow-queueing discipline, which runs only in a simulated "
+            "port; choose a single-queue AQM"
+        )
 
 
 def test_every_aqm_can_be_built_and_stepped():

@@ -38,7 +38,8 @@ PORT_COLUMNS = {
     "port", "name", "aqm", "rate_mbps", "avg_queue_pkts", "std_queue_pkts", "max_queue_pkts",
     "avg_queue_aqm_pkts", "drop_rate", "early_drop_rate", "forced_drop_rate",
     "overflow_drop_rate", "mark_rate", "link_efficiency", "throughput_mbps", "arrivals",
-    "departures", "data_departures", "drops", "marks", "queue_end_pkts",
+    "departures", "data_departures", "drops", "marks", "queue_end_pkts", "flow_queues_used",
+    "new_flows", "collisions", "overlimit_drops", "ce_threshold_marks",
 }  # fmt: skip
 FCT_COLUMNS = {
     "group", "name", "size_min_bytes", "size_max_bytes", "flows", "completed",

@@ -104,6 +104,16 @@ pub trait Aqm {
         DequeueVerdict::Deliver
     }
 
+    /// The host dropped a packet of this queue because the buffer (or the discipline holding
+    /// this queue) was full: an arriving packet refused, or a queued one dropped to make
+    /// room. The default ignores it.
+    fn on_overflow(&mut self, _now_ns: u64) {}
+
+    /// The host asked this queue for a packet and it had none (ns-3 calls a queue disc's
+    /// dequeue when its device goes idle; Linux CAKE meets the empty flow queue in its
+    /// dequeue). The default ignores it.
+    fn on_empty(&mut self, _now_ns: u64) {}
+
     /// When the AQM next wants [`Aqm::on_timer`] called, if ever.
     fn next_timer_ns(&self) -> Option<u64> {
         None

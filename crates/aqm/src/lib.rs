@@ -10,13 +10,14 @@
 //! algorithms by name ([`registry`]), the random source ([`rng`]) and special functions
 //! ([`math`]). The algorithms live in family folders, one file each: [`red`] (RED, Adaptive
 //! RED, self-tuning RED and the core they share), [`beta`] (BetaRED, ABetaRED, DBetaRED),
-//! [`control`] (REM, PI, IAPI and the neural controllers), [`delay`] (CoDel, PIE) and
-//! [`passive`] (drop tail).
+//! [`control`] (REM, PI, IAPI and the neural controllers), [`delay`] (CoDel, PIE), [`fq`]
+//! (flow queueing: FQ-CoDel, FQ-PIE) and [`passive`] (drop tail).
 
 pub mod beta;
 pub mod contract;
 pub mod control;
 pub mod delay;
+pub mod fq;
 pub mod math;
 pub mod params;
 pub mod passive;
@@ -36,7 +37,8 @@ pub use control::{
     NrlParams, Pi, PiParams, Rem, RemParams,
 };
 pub use delay::{BurstRule, CoDel, CoDelParams, Pie, PieParams, ShortQueueRule};
-pub use params::{AqmParams, ParamDoc, Range};
+pub use fq::{FqCoDelParams, FqPieParams};
+pub use params::{AqmParams, FlowQueueing, ParamDoc, Range, Scheduler};
 pub use passive::{DropTail, DropTailParams};
 pub use red::red_tuning;
 pub use red::{

@@ -7,8 +7,8 @@
 use crate::params::AqmParams;
 use crate::{
     ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams,
-    DropTailParams, FapidnnParams, IapiParams, NeuronPidParams, NrlParams, PiParams, PieParams,
-    RedParams, RemParams, SelfTuningRedParams,
+    DropTailParams, FapidnnParams, FqCoDelParams, FqPieParams, IapiParams, NeuronPidParams,
+    NrlParams, PiParams, PieParams, RedParams, RemParams, SelfTuningRedParams,
 };
 use std::sync::LazyLock;
 
@@ -37,6 +37,8 @@ pub fn for_each(visitor: &mut impl ParamsVisitor) {
     visitor.visit::<FapidnnParams>();
     visitor.visit::<NrlParams>();
     visitor.visit::<SelfTuningRedParams>();
+    visitor.visit::<FqCoDelParams>();
+    visitor.visit::<FqPieParams>();
 }
 
 /// (name, title) of every AQM, in [`for_each`]'s order.
@@ -59,6 +61,22 @@ static NAMES: LazyLock<Vec<&'static str>> =
 /// The name of every AQM, as `queue.aqm` takes it, in [`for_each`]'s order.
 pub fn names() -> &'static [&'static str] {
     &NAMES
+}
+
+/// Whether the AQM called `name` runs under flow queueing ([`AqmParams::scheduler`] with its
+/// default parameters), so that only a simulated port, not a single-queue host, can run it.
+pub fn is_flow_queueing(name: &str) -> bool {
+    struct Find<'a>(&'a str, bool);
+    impl ParamsVisitor for Find<'_> {
+        fn visit<P: AqmParams>(&mut self) {
+            if P::AQM == self.0 {
+                self.1 = P::default().scheduler() != crate::params::Scheduler::SingleQueue;
+            }
+        }
+    }
+    let mut find = Find(name, false);
+    for_each(&mut find);
+    find.1
 }
 
 /// The title of the AQM called `name`, if there is one.

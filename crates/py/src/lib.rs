@@ -150,6 +150,12 @@ fn catalog(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         titles.set_item(name, aqm::registry::title(name))?;
     }
     d.set_item("aqm_titles", titles)?;
+    let flow_queueing: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| aqm::registry::is_flow_queueing(n))
+        .collect();
+    d.set_item("flow_queueing", flow_queueing)?;
     d.set_item("tcp_presets", sim::tcp::config::PRESETS.to_vec())?;
     d.set_item(
         "congestion_controls",

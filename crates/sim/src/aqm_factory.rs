@@ -1,21 +1,38 @@
-//! Builds the AQM a scenario names, for the link it manages, from the registry.
+//! Builds the queue discipline a scenario's queue names, for the link it manages, from the
+//! AQM registry: one queue with the AQM, or flow queues each with an instance of it when the
+//! AQM's parameters ask for flow queueing ([`aqm::AqmParams::scheduler`]).
 
+use crate::net::managed_port::Discipline;
+use crate::net::qdisc::flow_queues::FlowQueues;
+use crate::net::qdisc::single::SingleQueue;
 use crate::scenario::{QueueSpec, ScenarioError};
-use aqm::{Aqm, AqmParams, LinkContext, ParamsVisitor};
+use aqm::{Aqm, AqmParams, LinkContext, ParamsVisitor, Scheduler};
 use toml::{Table, Value};
 
-/// The AQM of a queue of `spec` feeding a link of `rate_bps` (the scenario's `[queue]`).
+/// The AQM of a single queue of `spec` feeding a link of `rate_bps` (the scenario's
+/// `[queue]`, for hosts that run one queue such as the Python stepper); an error for a
+/// flow-queueing discipline.
 pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioError> {
-    build_at("queue", spec, rate_bps)
+    match discipline_at("queue", spec, rate_bps)? {
+        Discipline::Single(q) => Ok(q.into_aqm()),
+        Discipline::FlowQueues(_) => Err(ScenarioError::new(
+            "queue.aqm",
+            format!(
+                "{} is a flow-queueing discipline, which runs only in a simulated port; \
+                 choose a single-queue AQM",
+                spec.aqm
+            ),
+        )),
+    }
 }
 
-/// Like [`build`] for the queue read at `path` (a chain link's `topology.links[i].queue`):
-/// errors name the parameter under it.
-pub fn build_at(
+/// The discipline of the queue read at `path` (`queue`, or a chain link's
+/// `topology.links[i].queue`): errors name the parameter under it.
+pub fn discipline_at(
     path: &str,
     spec: &QueueSpec,
     rate_bps: f64,
-) -> Result<Box<dyn Aqm>, ScenarioError> {
+) -> Result<Discipline, ScenarioError> {
     let mut builder = Build {
         path,
         spec,
@@ -29,12 +46,55 @@ pub fn build_at(
     builder.built.expect("the scenario names a registered AQM")
 }
 
-/// Builds the AQM `spec.aqm` from its resolved table.
+/// A single queue of `spec` for a link of `rate_bps`, run by `aqm`.
+pub fn single(spec: &QueueSpec, rate_bps: f64, aqm: Box<dyn Aqm>) -> Discipline {
+    Discipline::Single(SingleQueue::new(
+        spec.limit_pkts,
+        spec.limit_bytes,
+        rate_bps,
+        aqm,
+    ))
+}
+
+/// Builds the discipline of `spec.aqm` from its resolved table.
 struct Build<'a> {
     path: &'a str,
     spec: &'a QueueSpec,
     link: LinkContext,
-    built: Option<Result<Box<dyn Aqm>, ScenarioError>>,
+    built: Option<Result<Discipline, ScenarioError>>,
+}
+
+impl Build<'_> {
+    fn discipline<P: AqmParams>(&self, params: P) -> Result<Discipline, ScenarioError> {
+        let error = |e: aqm::ParamError| {
+            ScenarioError::new(format!("{}.{}.{}", self.path, P::AQM, e.field), e.message)
+        };
+        let (spec, link) = (self.spec, self.link);
+        match params.scheduler() {
+            Scheduler::SingleQueue => Ok(single(
+                spec,
+                link.rate_bps,
+                params.build(link).map_err(error)?,
+            )),
+            Scheduler::FlowQueues(fq) => {
+                // Build one instance now, so that a bad value is reported before the run.
+                params.clone().build(link).map_err(error)?;
+                let make = Box::new(move || {
+                    params
+                        .clone()
+                        .build(link)
+                        .expect("parameters checked when the discipline was built")
+                });
+                Ok(Discipline::FlowQueues(Box::new(FlowQueues::new(
+                    &fq,
+                    spec.limit_pkts,
+                    spec.limit_bytes,
+                    link.rate_bps,
+                    make,
+                ))))
+            }
+        }
+    }
 }
 
 impl ParamsVisitor for Build<'_> {
@@ -50,8 +110,6 @@ impl ParamsVisitor for Build<'_> {
         let params: P = Value::Table(table)
             .try_into()
             .expect("resolved parameter tables deserialise");
-        self.built = Some(params.build(self.link).map_err(|e| {
-            ScenarioError::new(format!("{}.{}.{}", self.path, P::AQM, e.field), e.message)
-        }));
+        self.built = Some(self.discipline(params));
     }
 }

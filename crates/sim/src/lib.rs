@@ -30,7 +30,7 @@ pub fn resolve_scenario(text: &str, sets: &[(String, String)]) -> Result<String,
     // Building the flows checks the schedule too (for example removing more than are active).
     traffic::plan(&sc.traffic, sc.duration_s, sc.seed)?;
     for (path, queue, rate_bps) in sc.queues() {
-        aqm_factory::build_at(&path, queue, rate_bps)?;
+        aqm_factory::discipline_at(&path, queue, rate_bps)?;
     }
     Ok(scenario::canonical::to_toml(&sc))
 }

@@ -54,9 +54,9 @@ pub fn estimate(sc: &Scenario) -> Result<OutputSize, ScenarioError> {
     let mut probes = Vec::new();
     let mut names = BTreeSet::new();
     for (path, queue, rate_bps) in sc.queues() {
-        let aqm = aqm_factory::build_at(&path, queue, rate_bps)?;
-        probes.push(aqm.probe_names().len() as u64);
-        names.extend(aqm.probe_names().iter().copied());
+        let discipline = aqm_factory::discipline_at(&path, queue, rate_bps)?;
+        probes.push(discipline.probe_names().len() as u64);
+        names.extend(discipline.probe_names().iter().copied());
     }
     let ports = probes.len() as u64;
     let described = probes.get(sc.summary_port()).copied().unwrap_or(0);

@@ -99,7 +99,41 @@ fn aqm_parameter_errors_name_the_key() {
 fn wrong_choices_and_types() {
     assert_eq!(
         err(OK, &[("queue.aqm", "codel2")]),
-        "queue.aqm: unknown value \"codel2\"; allowed: droptail, red, ared, betared, abetared, dbetared, codel, pie, rem, pi, iapi, neuron_pid, an_aqm, fapidnn, nrl, self_tuning_red"
+        format!(
+            "queue.aqm: unknown value \"codel2\"; allowed: {}",
+            aqm::registry::names().join(", ")
+        )
+    );
+    assert!(aqm::registry::names().starts_with(&["droptail", "red", "ared", "betared"]));
+    // Flow queueing is checked as every other discipline: a way count must divide the flows.
+    assert_eq!(
+        err(
+            OK,
+            &[
+                ("queue.aqm", "fq_codel"),
+                ("queue.fq_codel.set_associative_hash", "true"),
+                ("queue.fq_codel.flows", "100"),
+            ]
+        ),
+        "queue.fq_codel.set_ways: must divide flows (100) when set_associative_hash is true"
+    );
+    assert_eq!(
+        err(OK, &[("queue.fq_codel.quantum_bytes", "0")]),
+        "queue.fq_codel.quantum_bytes: must be at least 1"
+    );
+    assert_eq!(
+        err(OK, &[("queue.fq_pie.flows", "0")]),
+        "queue.fq_pie.flows: must be an integer in [1, 65536]"
+    );
+    assert_eq!(
+        err(
+            OK,
+            &[
+                ("queue.aqm", "fq_codel"),
+                ("queue.fq_codel.memory_limit_bytes", "500")
+            ]
+        ),
+        "queue.fq_codel.memory_limit_bytes: must hold at least one packet (1000 bytes here), got 500"
     );
     assert_eq!(
         err(OK, &[("tcp.preset", "ns4")]),

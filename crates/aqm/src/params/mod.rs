@@ -7,8 +7,10 @@
 //! are not repeated here either: they are the struct's `Default`, which hosts serialise (as the
 //! scenario reader does) to get the keys, their types and their default values.
 
+mod flow_queueing;
 mod range;
 
+pub use flow_queueing::{FlowQueueing, Scheduler};
 pub use range::{
     Bound, Limit, Other, Range, DURATION_MS, FRACTION, NON_NEGATIVE, POSITIVE, POSITIVE_FRACTION,
 };
@@ -20,7 +22,9 @@ use std::fmt::Debug;
 
 /// The parameters of one AQM, which know their algorithm. `Default` gives the defaults;
 /// serialised, they give the keys of the scenario's `[queue.<AQM>]` table and their types.
-pub trait AqmParams: Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq {
+pub trait AqmParams:
+    Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq + 'static
+{
     /// The AQM's name, as `queue.aqm` takes it.
     const AQM: &'static str;
     /// The AQM's name in plots and reports.
@@ -41,8 +45,40 @@ pub trait AqmParams: Serialize + DeserializeOwned + Default + Clone + Debug + Pa
         Ok(())
     }
 
-    /// The algorithm with these parameters, for a link of `link`'s rate and buffer.
+    /// The algorithm with these parameters, for a link of `link`'s rate and buffer; under
+    /// flow queueing ([`AqmParams::scheduler`]), the AQM of one flow queue.
     fn build(self, link: LinkContext) -> Result<Box<dyn Aqm>, ParamError>;
+
+    /// How the host queues the packets this AQM manages: one queue (the default), or flow
+    /// queueing with one [`AqmParams::build`] instance per flow queue.
+    fn scheduler(&self) -> Scheduler {
+        Scheduler::SingleQueue
+    }
+}
+
+/// Two `&'static [ParamDoc]` tables joined into one, in a constant (the table of a parameter
+/// struct that holds another's keys, such as FQ-PIE's PIE keys and its flow-queueing keys).
+#[macro_export]
+macro_rules! concat_param_docs {
+    ($first:expr, $second:expr $(,)?) => {{
+        const FIRST: &[$crate::ParamDoc] = $first;
+        const SECOND: &[$crate::ParamDoc] = $second;
+        const N: usize = FIRST.len() + SECOND.len();
+        const ALL: [$crate::ParamDoc; N] = {
+            let mut all = [FIRST[0]; N];
+            let mut i = 0;
+            while i < N {
+                all[i] = if i < FIRST.len() {
+                    FIRST[i]
+                } else {
+                    SECOND[i - FIRST.len()]
+                };
+                i += 1;
+            }
+            all
+        };
+        &ALL
+    }};
 }
 
 /// One parameter of an AQM, as a scenario's `[queue.<aqm>]` table names it.

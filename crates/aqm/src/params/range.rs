@@ -120,6 +120,9 @@ pub enum Range {
     /// A whole number from this one to 2^32 − 1 (a `u32`): `integer in [1, 2^32-1]`. Error:
     /// `must be at least 1`.
     Count(u32),
+    /// A whole number between two ends: `integer in [1, 65536]`. Error: `must be an integer in
+    /// [1, 65536]`.
+    CountIn(u32, u32),
     /// `true` or `false`.
     Flag,
     /// One of these names: `none, uniform, wait`.
@@ -184,6 +187,7 @@ impl Range {
             }
             Range::Finite => true,
             Range::Count(lo) => x >= f64::from(lo),
+            Range::CountIn(lo, hi) => (f64::from(lo)..=f64::from(hi)).contains(&x),
             Range::Flag | Range::Choice(_) => false,
             Range::Auto(_, range) => x == 0.0 || range.admits(x, other, relations),
             Range::Noted(range, _) | Range::Joint(range, _) => range.admits(x, other, relations),
@@ -211,6 +215,7 @@ impl Range {
             }
             Range::Finite => "a finite number".to_string(),
             Range::Count(lo) => format!("at least {lo}"),
+            Range::CountIn(lo, hi) => format!("an integer in [{lo}, {hi}]"),
             Range::Flag => "true or false".to_string(),
             Range::Choice(names) => format!("one of {}", names.join(", ")),
             Range::Auto(_, range) => format!("0 (automatic) or {}", range.requirement(other)),
@@ -227,6 +232,10 @@ impl Range {
             Range::Fraction(lo, hi) | Range::Number(lo, hi) => (numeric(lo), numeric(hi)),
             Range::Above(lo) => (numeric(lo), None),
             Range::Count(lo) => (Some(Bound::closed(f64::from(lo))), None),
+            Range::CountIn(lo, hi) => (
+                Some(Bound::closed(f64::from(lo))),
+                Some(Bound::closed(f64::from(hi))),
+            ),
             Range::Noted(range, _) | Range::Joint(range, _) => range.numeric_ends(),
             Range::Greater(_)
             | Range::Between(..)
@@ -282,6 +291,7 @@ impl fmt::Display for Range {
             Range::Between(lo, hi) => interval(f, Bound::at(lo, false), Bound::at(hi, false)),
             Range::Finite => f.write_str("finite"),
             Range::Count(lo) => write!(f, "integer in [{lo}, 2^32-1]"),
+            Range::CountIn(lo, hi) => write!(f, "integer in [{lo}, {hi}]"),
             Range::Flag => f.write_str("true, false"),
             Range::Choice(names) => f.write_str(&names.join(", ")),
             Range::Auto(with, range) => match with {

@@ -81,7 +81,9 @@ fn limits(range: &Range) -> Vec<Limit> {
         Range::Greater(name) => vec![Limit::Param(name)],
         Range::Between(lo, hi) => vec![lo, hi],
         Range::Auto(_, inner) | Range::Noted(inner, _) | Range::Joint(inner, _) => limits(inner),
-        Range::Finite | Range::Count(_) | Range::Flag | Range::Choice(_) => vec![],
+        Range::Finite | Range::Count(_) | Range::CountIn(..) | Range::Flag | Range::Choice(_) => {
+            vec![]
+        }
     }
 }
 
@@ -92,10 +94,11 @@ fn each_range_fits_its_value_and_names_parameters_of_its_table() {
             let fits = match (&table[doc.name], doc.range) {
                 (Value::Boolean(_), Range::Flag) => true,
                 (Value::String(s), Range::Choice(names)) => names.contains(&s.as_str()),
-                (Value::Integer(_), Range::Count(_)) => true,
-                (Value::Float(_), r) => {
-                    !matches!(r, Range::Flag | Range::Choice(_) | Range::Count(_))
-                }
+                (Value::Integer(_), Range::Count(_) | Range::CountIn(..)) => true,
+                (Value::Float(_), r) => !matches!(
+                    r,
+                    Range::Flag | Range::Choice(_) | Range::Count(_) | Range::CountIn(..)
+                ),
                 _ => false,
             };
             assert!(

@@ -7,6 +7,7 @@
 
 use super::port_stats::PortStats;
 use super::window::Window;
+use crate::net::qdisc::flow_queues::FqCounters;
 use crate::result::{Column, Table};
 
 /// What the table reports of one port.
@@ -24,6 +25,8 @@ pub struct PortRow<'a> {
     pub aqm_avg_queue_pkts: Option<f64>,
     /// Packets still waiting when the run ends.
     pub queue_end_pkts: u32,
+    /// The flow scheduler's counters, on a flow-queueing port (0 in every column otherwise).
+    pub fq: Option<&'a FqCounters>,
 }
 
 /// One row per port, in the order given.
@@ -31,6 +34,9 @@ pub fn build(rows: &[PortRow], window: Window) -> Table {
     let floats = |f: &dyn Fn(&PortRow) -> f64| Column::Floats(rows.iter().map(f).collect());
     let ints = |f: &dyn Fn(&PortStats) -> u64| {
         Column::Ints(rows.iter().map(|r| f(r.stats) as i64).collect())
+    };
+    let fq = |f: &dyn Fn(&FqCounters) -> u64| {
+        Column::Ints(rows.iter().map(|r| r.fq.map_or(0, f) as i64).collect())
     };
     let len_s = window.len_s();
     let columns = vec![
@@ -94,6 +100,11 @@ pub fn build(rows: &[PortRow], window: Window) -> Table {
             "queue_end_pkts",
             Column::Ints(rows.iter().map(|r| i64::from(r.queue_end_pkts)).collect()),
         ),
+        ("flow_queues_used", fq(&|c| c.flow_queues_used)),
+        ("new_flows", fq(&|c| c.new_flows)),
+        ("collisions", fq(&|c| c.collisions)),
+        ("overlimit_drops", fq(&|c| c.overlimit_drops)),
+        ("ce_threshold_marks", fq(&|c| c.ce_threshold_marks)),
     ];
     Table {
         columns: columns

@@ -1,77 +1,84 @@
-//! A port whose queue is run by an AQM (a bottleneck). Unlike a plain FIFO port it keeps
-//! its packets, so the AQM can decide at dequeue and its timer can see the live queue.
+//! A port whose packets wait in a queue discipline ([`super::qdisc`]): one queue run by an
+//! AQM (a bottleneck of the papers), or flow queues each run by its own AQM instance. Unlike a
+//! plain FIFO port it keeps its packets, so an AQM can decide at dequeue and its timer can see
+//! the live queue.
 
+use super::qdisc::flow_queues::{FlowQueues, FqCounters};
+use super::qdisc::single::SingleQueue;
+use super::qdisc::Host;
 use crate::metrics::counts::PacketCounts;
 use crate::metrics::port_stats::PortStats;
-use crate::packet::{flags, Packet};
+use crate::packet::Packet;
 use crate::scenario::QueueSpec;
-use aqm::{Aqm, DequeueVerdict, EnqueueVerdict, PacketView, QueueView, Rng};
-use std::collections::VecDeque;
+use aqm::Rng;
 
-/// The queue, its AQM and its counters.
+/// The discipline of a managed port.
+pub enum Discipline {
+    /// One queue, one AQM: the fast path.
+    Single(SingleQueue),
+    /// Flow queueing.
+    FlowQueues(Box<FlowQueues>),
+}
+
+/// Names of the values a flow-queueing port reports in the time series.
+const FQ_PROBES: &[&str] = &["new_flows_len", "old_flows_len"];
+
+impl Discipline {
+    /// Names of the values the port reports in the time series: the AQM's state on a single
+    /// queue, the scheduler's list lengths under flow queueing.
+    pub fn probe_names(&self) -> &'static [&'static str] {
+        match self {
+            Discipline::Single(q) => q.aqm().probe_names(),
+            Discipline::FlowQueues(_) => FQ_PROBES,
+        }
+    }
+}
+
+/// The discipline, its counters, and whether its link is busy.
 pub struct ManagedQueue {
-    limit_pkts: u32,
-    limit_bytes: u64,
     ecn: bool,
-    rate_bps: f64,
     /// The AQM's name as the scenario gives it.
     aqm_name: &'static str,
-    /// Waiting packets with the time each joined, ns.
-    queue: VecDeque<(Packet, u64)>,
-    bytes: u64,
-    aqm: Box<dyn Aqm>,
+    discipline: Discipline,
     rng: Rng,
     /// A packet is on the wire.
     pub busy: bool,
+    /// When the discipline's timer event is queued for, if it is (flow queueing only: a new
+    /// flow queue's AQM may want its timer earlier).
+    pub timer_at_ns: Option<u64>,
     /// Counters over the measurement window.
     pub stats: PortStats,
 }
 
 impl ManagedQueue {
-    /// A queue of `spec.limit_pkts` packets (and `spec.limit_bytes` bytes when not 0) feeding
-    /// a link of `rate_bps`, managed by `aqm`; with `spec.ecn`, early signals mark ECN-capable
-    /// packets.
-    pub fn new(
-        spec: &QueueSpec,
-        rate_bps: f64,
-        aqm: Box<dyn Aqm>,
-        rng: Rng,
-        stats: PortStats,
-    ) -> Self {
+    /// A port holding `discipline` (for the queue `spec` describes); with `spec.ecn`, early
+    /// signals mark ECN-capable packets.
+    pub fn new(spec: &QueueSpec, discipline: Discipline, rng: Rng, stats: PortStats) -> Self {
         ManagedQueue {
-            limit_pkts: spec.limit_pkts,
-            limit_bytes: spec.limit_bytes,
             ecn: spec.ecn,
-            rate_bps,
             aqm_name: spec.aqm,
-            queue: VecDeque::new(),
-            bytes: 0,
-            aqm,
+            discipline,
             rng,
             busy: false,
+            timer_at_ns: None,
             stats,
-        }
-    }
-
-    /// The queue as the AQM sees it.
-    pub fn view(&self) -> QueueView {
-        QueueView {
-            len_pkts: self.queue.len() as u32,
-            len_bytes: self.bytes,
-            limit_pkts: self.limit_pkts,
-            limit_bytes: self.limit_bytes,
-            rate_bps: self.rate_bps,
         }
     }
 
     /// Packets waiting.
     pub fn len_pkts(&self) -> u32 {
-        self.queue.len() as u32
+        match &self.discipline {
+            Discipline::Single(q) => q.len_pkts(),
+            Discipline::FlowQueues(q) => q.len_pkts(),
+        }
     }
 
     /// Bytes waiting.
     pub fn len_bytes(&self) -> u64 {
-        self.bytes
+        match &self.discipline {
+            Discipline::Single(q) => q.len_bytes(),
+            Discipline::FlowQueues(q) => q.len_bytes(),
+        }
     }
 
     /// The AQM's name.
@@ -79,112 +86,92 @@ impl ManagedQueue {
         self.aqm_name
     }
 
-    /// The AQM (for probes and timers).
-    pub fn aqm(&self) -> &dyn Aqm {
-        self.aqm.as_ref()
+    /// Whether the port runs flow queueing.
+    pub fn is_flow_queueing(&self) -> bool {
+        matches!(self.discipline, Discipline::FlowQueues(_))
+    }
+
+    /// The flow scheduler's counters, on a flow-queueing port.
+    pub fn fq_counters(&self) -> Option<&FqCounters> {
+        match &self.discipline {
+            Discipline::Single(_) => None,
+            Discipline::FlowQueues(q) => Some(&q.counters),
+        }
+    }
+
+    /// Names of the values [`ManagedQueue::probe`] reports ([`Discipline::probe_names`]).
+    pub fn probe_names(&self) -> &'static [&'static str] {
+        self.discipline.probe_names()
+    }
+
+    /// The values named by [`ManagedQueue::probe_names`], appended to `out`.
+    pub fn probe(&self, out: &mut Vec<f64>) {
+        match &self.discipline {
+            Discipline::Single(q) => q.aqm().probe(out),
+            Discipline::FlowQueues(q) => {
+                let (new, old) = q.list_lens();
+                out.extend([new as f64, old as f64]);
+            }
+        }
+    }
+
+    /// The averaged queue the AQM acts on, packets, if it keeps one (single queue only).
+    pub fn averaged_queue_pkts(&self) -> Option<f64> {
+        match &self.discipline {
+            Discipline::Single(q) => q.aqm().averaged_queue_pkts(),
+            Discipline::FlowQueues(_) => None,
+        }
+    }
+
+    /// When the discipline next wants [`ManagedQueue::on_timer`] called, if ever.
+    pub fn next_timer_ns(&self) -> Option<u64> {
+        match &self.discipline {
+            Discipline::Single(q) => q.aqm().next_timer_ns(),
+            Discipline::FlowQueues(q) => q.next_timer_ns(),
+        }
     }
 
     /// Data packets waiting (for the conservation check).
     pub fn data_waiting(&self) -> u64 {
-        self.queue.iter().filter(|(p, _)| !p.is_ack()).count() as u64
-    }
-
-    fn full_for(&self, size_bytes: u32) -> bool {
-        self.queue.len() as u32 >= self.limit_pkts
-            || (self.limit_bytes > 0 && self.bytes + u64::from(size_bytes) > self.limit_bytes)
-    }
-
-    /// Offer an arriving packet; returns whether it joined the queue.
-    pub fn enqueue(&mut self, now_ns: u64, mut pkt: Packet, counts: &mut PacketCounts) -> bool {
-        let counted = self.stats.counts(now_ns);
-        if counted {
-            self.stats.arrivals += 1;
+        let data = |p: &&Packet| !p.is_ack();
+        match &self.discipline {
+            Discipline::Single(q) => q.packets().filter(data).count() as u64,
+            Discipline::FlowQueues(q) => q.packets().filter(data).count() as u64,
         }
-        let view = PacketView {
-            size_bytes: pkt.bytes(),
-            ect: pkt.has(flags::ECT),
+    }
+
+    /// The discipline, and what it borrows from the port for one operation.
+    fn parts<'a>(&'a mut self, counts: &'a mut PacketCounts) -> (&'a mut Discipline, Host<'a>) {
+        let host = Host {
+            ecn: self.ecn,
+            stats: &mut self.stats,
+            counts,
+            rng: &mut self.rng,
         };
-        let q = self.view();
-        let mut marked = false;
-        match self.aqm.on_enqueue(now_ns, view, &q, &mut self.rng) {
-            EnqueueVerdict::Accept => {}
-            EnqueueVerdict::EarlyDrop if self.ecn && view.ect => {
-                pkt.flags |= flags::CE;
-                marked = true;
-            }
-            EnqueueVerdict::EarlyDrop => {
-                if counted {
-                    self.stats.early_drops += 1;
-                }
-                counts.dropped(&pkt);
-                return false;
-            }
-            EnqueueVerdict::ForcedDrop => {
-                if counted {
-                    self.stats.forced_drops += 1;
-                }
-                counts.dropped(&pkt);
-                return false;
-            }
-        }
-        if self.full_for(pkt.bytes()) {
-            if counted {
-                self.stats.overflow_drops += 1;
-            }
-            counts.dropped(&pkt);
-            return false;
-        }
-        // A marked packet counts as marked only once it is known not to overflow.
-        if marked && counted {
-            self.stats.marks += 1;
-        }
-        self.bytes += u64::from(pkt.size_bytes);
-        self.queue.push_back((pkt, now_ns));
-        let len = self.queue.len() as u32;
-        self.stats.queue_pkts.set(now_ns, f64::from(len));
-        self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(len);
-        true
+        (&mut self.discipline, host)
     }
 
-    /// Take the next packet to transmit, letting the AQM drop (or mark) at the head.
+    /// Offer an arriving packet; returns whether it joined.
+    pub fn enqueue(&mut self, now_ns: u64, pkt: Packet, counts: &mut PacketCounts) -> bool {
+        match self.parts(counts) {
+            (Discipline::Single(q), mut host) => q.enqueue(now_ns, pkt, &mut host),
+            (Discipline::FlowQueues(q), mut host) => q.enqueue(now_ns, pkt, &mut host),
+        }
+    }
+
+    /// Take the next packet to transmit, letting the AQMs drop (or mark) at the head.
     pub fn dequeue(&mut self, now_ns: u64, counts: &mut PacketCounts) -> Option<Packet> {
-        while let Some((mut pkt, joined_ns)) = self.queue.pop_front() {
-            self.bytes -= u64::from(pkt.size_bytes);
-            self.stats.queue_pkts.set(now_ns, self.queue.len() as f64);
-            let view = PacketView {
-                size_bytes: pkt.bytes(),
-                ect: pkt.has(flags::ECT),
-            };
-            let q = self.view();
-            let verdict = self
-                .aqm
-                .on_dequeue(now_ns, now_ns - joined_ns, view, &q, &mut self.rng);
-            // A verdict at the head counts with the packet's arrival, so that every rate over
-            // arrivals counts each arriving packet at most once, whatever the window.
-            let counted = self.stats.counts(joined_ns);
-            match verdict {
-                DequeueVerdict::Deliver => return Some(pkt),
-                DequeueVerdict::EarlyDrop if self.ecn && view.ect => {
-                    pkt.flags |= flags::CE;
-                    if counted {
-                        self.stats.marks += 1;
-                    }
-                    return Some(pkt);
-                }
-                DequeueVerdict::EarlyDrop => {
-                    if counted {
-                        self.stats.dequeue_drops += 1;
-                    }
-                    counts.dropped(&pkt);
-                }
-            }
+        match self.parts(counts) {
+            (Discipline::Single(q), mut host) => q.dequeue(now_ns, &mut host),
+            (Discipline::FlowQueues(q), mut host) => q.dequeue(now_ns, &mut host),
         }
-        None
     }
 
-    /// Run the AQM's timer.
+    /// Run the AQM timers that are due.
     pub fn on_timer(&mut self, now_ns: u64) {
-        let q = self.view();
-        self.aqm.on_timer(now_ns, &q, &mut self.rng);
+        match &mut self.discipline {
+            Discipline::Single(q) => q.on_timer(now_ns, &mut self.rng),
+            Discipline::FlowQueues(q) => q.on_timer(now_ns, &mut self.rng),
+        }
     }
 }

@@ -6,5 +6,6 @@ pub mod dumbbell;
 pub mod fifo_port;
 pub mod managed_port;
 pub mod network;
+pub mod qdisc;
 pub mod routers;
 pub mod routing;

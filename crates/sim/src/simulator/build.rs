@@ -73,14 +73,13 @@ impl Simulation {
         // The k-th managed port draws from stream aqm/k (the dumbbell's bottleneck: aqm/0).
         let mut make =
             |k: usize, q: &QueueSpec, rate_bps: f64| -> Result<ManagedQueue, ScenarioError> {
-                let aqm = match custom.take_if(|_| k == described) {
-                    Some(aqm) => aqm,
-                    None => aqm_factory::build_at(&paths[k], q, rate_bps)?,
+                let discipline = match custom.take_if(|_| k == described) {
+                    Some(aqm) => aqm_factory::single(q, rate_bps, aqm),
+                    None => aqm_factory::discipline_at(&paths[k], q, rate_bps)?,
                 };
                 Ok(ManagedQueue::new(
                     q,
-                    rate_bps,
-                    aqm,
+                    discipline,
                     Rng::stream(seed, "aqm", k as u64),
                     PortStats::new(window),
                 ))
@@ -118,11 +117,7 @@ impl Simulation {
                     .net
                     .managed(m.port)
                     .expect("measured ports are managed");
-                q.aqm()
-                    .probe_names()
-                    .iter()
-                    .map(|n| n.to_string())
-                    .collect()
+                q.probe_names().iter().map(|n| n.to_string()).collect()
             })
             .collect();
         let described_probes: Vec<&str> = probes[described].iter().map(String::as_str).collect();

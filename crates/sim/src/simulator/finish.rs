@@ -89,6 +89,7 @@ impl Simulation {
                 stats: &managed(k).stats,
                 aqm_avg_queue_pkts: self.aqm_avg_queue_pkts(k),
                 queue_end_pkts: managed(k).len_pkts(),
+                fq: managed(k).fq_counters(),
             })
             .collect();
         let ports = port_table::build(&port_rows, self.window);

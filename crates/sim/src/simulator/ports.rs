@@ -68,7 +68,15 @@ impl Simulation {
                 }
             }
             PortQueue::Managed(m) => {
-                if m.enqueue(now, pkt, &mut self.counts) && !m.busy {
+                let joined = m.enqueue(now, pkt, &mut self.counts);
+                if m.is_flow_queueing() {
+                    // A new flow queue's AQM may want its timer before the one queued.
+                    let wanted = m.next_timer_ns();
+                    if wanted.is_some_and(|t| m.timer_at_ns.is_none_or(|at| t < at)) {
+                        self.schedule_aqm_timer(port_id);
+                    }
+                }
+                if joined && !self.net.managed(port_id).is_some_and(|m| m.busy) {
                     self.start_transmission(port_id);
                 }
             }
@@ -113,19 +121,26 @@ impl Simulation {
         );
     }
 
-    /// Run a managed port's AQM timer and queue its next.
+    /// Run a managed port's AQM timers and queue its next. Under flow queueing a timer event
+    /// that an earlier one replaced is skipped.
     pub(super) fn aqm_timer(&mut self, port: u32) {
         if let PortQueue::Managed(m) = &mut self.net.ports[port as usize].queue {
+            if m.is_flow_queueing() && m.timer_at_ns != Some(self.now_ns) {
+                return;
+            }
             m.on_timer(self.now_ns);
         }
         self.schedule_aqm_timer(port);
     }
 
-    /// Queue the timer a managed port's AQM asks for, if any.
+    /// Queue the timer a managed port's AQMs ask for, if any.
     pub(super) fn schedule_aqm_timer(&mut self, port: u32) {
-        if let Some(t) = self.net.managed(port).and_then(|m| m.aqm().next_timer_ns()) {
-            self.events
-                .push(t.max(self.now_ns), Event::AqmTimer { port });
+        let now = self.now_ns;
+        if let PortQueue::Managed(m) = &mut self.net.ports[port as usize].queue {
+            m.timer_at_ns = m.next_timer_ns().map(|t| t.max(now));
+            if let Some(t) = m.timer_at_ns {
+                self.events.push(t, Event::AqmTimer { port });
+            }
         }
     }
 
@@ -141,8 +156,8 @@ impl Simulation {
                 .managed(mp.port)
                 .expect("measured ports are managed");
             self.probe_buf.clear();
-            m.aqm().probe(&mut self.probe_buf);
-            if let (Some(avg), true) = (m.aqm().averaged_queue_pkts(), in_window) {
+            m.probe(&mut self.probe_buf);
+            if let (Some(avg), true) = (m.averaged_queue_pkts(), in_window) {
                 self.aqm_avg[k].0 += avg;
                 self.aqm_avg[k].1 += 1;
             }

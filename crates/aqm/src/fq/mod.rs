@@ -1,0 +1,10 @@
+//! Flow queueing: the disciplines that hash packets into flow queues, serve them by deficit
+//! round robin and manage each with its own AQM instance. What the host's scheduler is told is
+//! [`crate::params::FlowQueueing`]; each discipline's file holds its parameters and builds the
+//! AQM of one flow queue.
+
+pub mod fq_codel;
+pub mod fq_pie;
+
+pub use fq_codel::FqCoDelParams;
+pub use fq_pie::FqPieParams;

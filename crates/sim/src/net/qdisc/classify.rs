@@ -1,0 +1,108 @@
+//! Flow classification: a seeded hash of a packet's flow into one of `flows` flow queues,
+//! directly (`hash mod flows`, RFC 8290 §4.1.1) or through a set-associative table that gives
+//! each flow a way of its set while one is free (ns-3.37 `FqCoDelQueueDisc::SetAssociativeHash`,
+//! CAKE's 8-way hashing, Høiland-Jørgensen et al. 2018 §4.1).
+//!
+//! A packet's 5-tuple (addresses, ports, protocol) is fixed by its flow and its direction, and
+//! the simulator numbers both, so the hash is taken of (flow id, destination node): a
+//! one-to-one image of the 5-tuple. The hash function is aqmlab's own (SplitMix64's finaliser,
+//! Steele, Lea & Flood 2014), not ns-3's Murmur3 of the header bytes nor Linux's jhash: which
+//! flows collide differs from both, as it differs between two Linux boots.
+
+use crate::packet::Packet;
+
+/// Marks an unused bucket.
+const NONE: u32 = u32::MAX;
+
+/// The 32-bit hash of `pkt`'s flow under seed `perturbation`.
+pub fn flow_hash(pkt: &Packet, perturbation: u32) -> u32 {
+    let key = (u64::from(pkt.flow) << 32 | u64::from(pkt.dst)) ^ u64::from(perturbation) << 17;
+    // SplitMix64's finaliser (Steele, Lea & Flood, OOPSLA 2014): every input bit moves every
+    // output bit.
+    let mut z = key.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) as u32
+}
+
+/// Maps flow hashes to buckets.
+pub struct Classifier {
+    flows: u32,
+    perturbation: u32,
+    /// Ways per set; 0 hashes directly.
+    ways: u32,
+    /// Per bucket of a set-associative table: the hash of the flow it was last given to.
+    tags: Vec<u32>,
+}
+
+impl Classifier {
+    /// Direct hashing into `flows` buckets, or `ways`-way set-associative when `ways` > 0
+    /// (`ways` divides `flows`, as the parameter check ensures).
+    pub fn new(flows: u32, perturbation: u32, ways: u32) -> Self {
+        Classifier {
+            flows,
+            perturbation,
+            ways,
+            tags: if ways > 0 {
+                vec![NONE; flows as usize]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// The bucket of `pkt`. `free(b)` tells whether bucket `b`'s flow queue is unused or idle
+    /// (no packets, in no list), so that the set-associative table may give it to another
+    /// flow: a way is taken when it holds this flow's tag or is free, in way order; with every
+    /// way busy with other flows, the set's first way is shared.
+    pub fn bucket(&mut self, pkt: &Packet, free: impl Fn(u32) -> bool) -> u32 {
+        let hash = flow_hash(pkt, self.perturbation);
+        let h = hash % self.flows;
+        if self.ways == 0 {
+            return h;
+        }
+        let first = h - h % self.ways;
+        let chosen = (first..first + self.ways)
+            .find(|&b| self.tags[b as usize] == hash || free(b))
+            .unwrap_or(first);
+        self.tags[chosen as usize] = hash;
+        chosen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pkt(flow: u32) -> Packet {
+        Packet::data(flow, 0, 7, 1000, 0, 0)
+    }
+
+    #[test]
+    fn the_hash_depends_on_the_seed_and_spreads_flows() {
+        assert_ne!(flow_hash(&pkt(1), 0), flow_hash(&pkt(1), 1));
+        let mut c = Classifier::new(1024, 0, 0);
+        let mut used = std::collections::HashSet::new();
+        for f in 0..1000 {
+            used.insert(c.bucket(&pkt(f), |_| true));
+        }
+        // 1000 flows in 1024 buckets: about 1024·(1 − e^(−1000/1024)) ≈ 639 distinct.
+        assert!((580..700).contains(&used.len()), "{}", used.len());
+    }
+
+    #[test]
+    fn set_associative_hashing_gives_each_flow_its_own_way_while_one_is_free() {
+        // 8 buckets in one set of 8: 8 flows get 8 different ways; a ninth shares way 0.
+        let mut c = Classifier::new(8, 0, 8);
+        let mut busy = [false; 8];
+        for f in 0..8 {
+            let b = c.bucket(&pkt(f), |b| !busy[b as usize]);
+            assert!(!busy[b as usize]);
+            busy[b as usize] = true;
+        }
+        assert_eq!(c.bucket(&pkt(100), |b| !busy[b as usize]), 0);
+        // A flow keeps its way.
+        let again = c.bucket(&pkt(3), |b| !busy[b as usize]);
+        assert_eq!(c.tags[again as usize], flow_hash(&pkt(3), 0));
+    }
+}
