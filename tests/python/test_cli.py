@@ -21,7 +21,7 @@ def test_run_is_byte_identical(small_scenario_file, tmp_path):
         assert "avg queue (pkts)" in proc.stdout
         assert "Traceback" not in proc.stderr
         outputs.append(_files(out_dir))
-    assert len(outputs[0]) == 18  # 8 tables as Parquet and CSV, summary.json, .aqmlab.jsonl
+    assert len(outputs[0]) == 20  # 9 tables as Parquet and CSV, summary.json, .aqmlab.jsonl
     assert outputs[0].keys() == outputs[1].keys()
     for name, content in outputs[0].items():
         assert content == outputs[1][name], name

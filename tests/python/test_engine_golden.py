@@ -2,11 +2,14 @@
 table and summary value) for five small scenarios, hashed, against digests taken before the
 event list became lanes and two heaps (docs/architecture.md, "The event list"). A change that
 is meant to change results (a model fix) updates the digests in the same commit and says why;
-`python tests/python/test_engine_golden.py` prints them."""
+`python tests/python/test_engine_golden.py` prints them. Outputs added since the digests were
+taken (`ADDED`) are left out, so the digests still show that every earlier value is
+unchanged; the new outputs have tests of their own."""
 
 import hashlib
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -41,6 +44,30 @@ CASES = [
 ]
 
 
+ADDED = {
+    "tables": ("probes",),
+    "summary": (
+        "probe_rtt_mean_ms",
+        "probe_rtt_p50_ms",
+        "probe_rtt_p90_ms",
+        "probe_rtt_p99_ms",
+        "probes_sent",
+        "probes_lost",
+    ),
+    "ports": (
+        "flow_queues_used",
+        "new_flows",
+        "collisions",
+        "overlimit_drops",
+        "ce_threshold_marks",
+    ),
+    "aqms": ("fq_codel", "fq_pie"),
+}
+"""The latency probes' table and summary columns, the flow-queueing counters of the per-port
+table (docs/metrics.md), and the parameter tables of the AQMs registered since (which the
+resolved scenario text lists), added after the digests."""
+
+
 def _clean(value):
     if isinstance(value, float) and math.isnan(value):
         return "nan"
@@ -54,6 +81,14 @@ def _clean(value):
 def digest(path: str, sets: list[tuple[str, str]]) -> str:
     scenario = Scenario.load(ROOT / "experiments" / path)
     out = _core.run_scenario(scenario.text, sets, None, None)
+    for table in ADDED["tables"]:
+        del out[table]
+    for key in ADDED["summary"]:
+        del out["summary"][key]
+    for key in ADDED["ports"]:
+        del out["ports"][key]
+    for name in ADDED["aqms"]:
+        out["scenario"] = re.sub(rf"\n\[queue\.{name}\]\n(?:.+\n)*", "", out["scenario"])
     return hashlib.sha256(json.dumps(_clean(out), sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -63,8 +63,8 @@ fn key_path(path: &str) -> PyResult<Vec<(String, Vec<usize>)>> {
 }
 
 /// What a run of the scenario will hold, from the scenario alone (`sim::output_size`):
-/// `samples`, `ports`, `flows` and the values of each table (`series_values`,
-/// `port_series_values`, `cwnd_values`, `flow_values`).
+/// `samples`, `ports`, `flows`, `probes` and the values of each table (`series_values`,
+/// `port_series_values`, `cwnd_values`, `flow_values`, `probe_values`).
 #[pyfunction]
 #[pyo3(signature = (text, sets, seed=None))]
 fn estimate_run<'py>(
@@ -86,6 +86,8 @@ fn estimate_run<'py>(
     d.set_item("port_series_values", size.port_series_values)?;
     d.set_item("cwnd_values", size.cwnd_values)?;
     d.set_item("flow_values", size.flow_values)?;
+    d.set_item("probes", size.probes)?;
+    d.set_item("probe_values", size.probe_values)?;
     Ok(d)
 }
 
@@ -134,6 +136,7 @@ fn run_scenario<'py>(
     )?;
     out.set_item("fct", table_to_dict(py, &result.fct)?)?;
     out.set_item("cwnd", table_to_dict(py, &result.cwnd)?)?;
+    out.set_item("probes", table_to_dict(py, &result.probes)?)?;
     out.set_item("scenario", &result.scenario_toml)?;
     out.set_item("seed", result.seed)?;
     Ok(out)

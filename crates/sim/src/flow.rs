@@ -3,6 +3,7 @@
 
 use crate::metrics::flow_stats::FlowStats;
 use crate::net::built::FlowEnds;
+use crate::probe::ProbeSource;
 use crate::scenario::Source;
 use crate::tcp::config::TcpConfig;
 use crate::tcp::receiver::Receiver;
@@ -18,6 +19,8 @@ pub enum Agent {
     Tcp { sender: Sender, receiver: Receiver },
     /// A UDP source; its receiver only counts (in the flow's statistics).
     Udp(UdpSource),
+    /// A latency probe: the sender's requests and the receiving host's responses.
+    Probe(ProbeSource),
 }
 
 /// One flow.
@@ -30,7 +33,7 @@ pub struct Flow {
     pub plan: FlowPlan,
     /// Its endpoints.
     pub agent: Agent,
-    /// Time of the pending sender event (TCP: Rto; UDP: Emit), if one is queued.
+    /// Time of the pending sender event (TCP: Rto; UDP and probes: Emit), if one is queued.
     pub sender_event_ns: Option<u64>,
     /// Time of the pending DelAck event, if one is queued.
     pub delack_event_ns: Option<u64>,
@@ -59,6 +62,8 @@ impl Flow {
                 sender: Sender::new(id, ends.receiver, tcp),
                 receiver: Receiver::new(id, ends.sender),
             }
+        } else if let Source::UdpProbe { .. } = source {
+            Agent::Probe(ProbeSource::new(id, ends.sender, ends.receiver, source))
         } else {
             Agent::Udp(UdpSource::new(id, ends.receiver, source, seed))
         };
@@ -79,7 +84,7 @@ impl Flow {
     pub fn tcp_sender(&self) -> Option<&Sender> {
         match &self.agent {
             Agent::Tcp { sender, .. } => Some(sender),
-            Agent::Udp(_) => None,
+            Agent::Udp(_) | Agent::Probe(_) => None,
         }
     }
 

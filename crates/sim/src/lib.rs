@@ -12,6 +12,7 @@ pub mod metrics;
 pub mod net;
 pub mod output_size;
 pub mod packet;
+pub mod probe;
 pub mod result;
 pub mod scenario;
 pub mod simulator;

@@ -1,10 +1,14 @@
 //! The size of a run's result tables, known from the scenario before the run: the values its
-//! time series, per-port series, cwnd trace and per-flow table will hold, and the number of
-//! flows whose state the simulation keeps. The front end turns it into a memory estimate and
-//! refuses a run that would need more than the user allows (docs/cli.md, "Memory").
+//! time series, per-port series, cwnd trace, per-flow table and probe table will hold, and the
+//! number of flows whose state the simulation keeps. The front end turns it into a memory
+//! estimate and refuses a run that would need more than the user allows (docs/cli.md,
+//! "Memory").
 
 use crate::aqm_factory;
+use crate::metrics::probes::PROBE_COLUMNS;
+use crate::probe;
 use crate::scenario::{Scenario, ScenarioError};
+use crate::time::s_to_ns;
 use crate::traffic;
 use std::collections::BTreeSet;
 
@@ -34,15 +38,20 @@ pub struct OutputSize {
     pub cwnd_values: u64,
     /// Values of the per-flow table.
     pub flow_values: u64,
+    /// Latency probes the run sends (one row each in the probe table).
+    pub probes: u64,
+    /// Values of the probe table.
+    pub probe_values: u64,
 }
 
 impl OutputSize {
-    /// Values of all four tables.
+    /// Values of all five tables.
     pub fn values(&self) -> u64 {
         self.series_values
             .saturating_add(self.port_series_values)
             .saturating_add(self.cwnd_values)
             .saturating_add(self.flow_values)
+            .saturating_add(self.probe_values)
     }
 }
 
@@ -50,7 +59,13 @@ impl OutputSize {
 pub fn estimate(sc: &Scenario) -> Result<OutputSize, ScenarioError> {
     let step_s = sc.measure.sample_interval_ms * 1e-3;
     let samples = (sc.duration_s / step_s).floor() as u64 + 1;
-    let flows = traffic::plan(&sc.traffic, sc.duration_s, sc.seed)?.len() as u64;
+    let plans = traffic::plan(&sc.traffic, sc.duration_s, sc.seed)?;
+    let flows = plans.len() as u64;
+    let end_ns = s_to_ns(sc.duration_s);
+    let requests = plans
+        .iter()
+        .map(|(g, plan)| probe::requests(&sc.traffic.groups[*g as usize].source, plan, end_ns))
+        .fold(0u64, u64::saturating_add);
     let mut probes = Vec::new();
     let mut names = BTreeSet::new();
     for (path, queue, rate_bps) in sc.queues() {
@@ -70,6 +85,8 @@ pub fn estimate(sc: &Scenario) -> Result<OutputSize, ScenarioError> {
             .saturating_mul(samples.saturating_mul(ports)),
         cwnd_values: CWND_COLUMNS.saturating_mul(samples.saturating_mul(traced)),
         flow_values: FLOW_COLUMNS.saturating_mul(flows),
+        probes: requests,
+        probe_values: PROBE_COLUMNS.saturating_mul(requests),
     })
 }
 
@@ -103,6 +120,13 @@ mod tests {
              [[topology.links]]\nrate_mbps = 20.0\ndelay_ms = 2.0\n\
              [[traffic.groups]]\npath = [\"A\", \"C\"]\n\
              schedule = { kind = \"constant\", flows = 3 }",
+            // Probe flows: one running to the end, one stopped early, one never started.
+            "duration_s = 2.0\n\
+             [[traffic.groups]]\nschedule = { kind = \"constant\", flows = 2 }\n\
+             [[traffic.groups]]\ntransport = \"udp\"\nstart_jitter_s = 0.3\n\
+             source = { kind = \"probe\", interval_ms = 70.0 }\n\
+             schedule = { kind = \"events\", events = [{ t_s = 0.0, add = 2 }, \
+             { t_s = 1.5, remove = 1 }, { t_s = 2.0, add = 1 }] }",
         ];
         for text in cases {
             let sc = crate::scenario::load(text, &[]).unwrap();
@@ -111,9 +135,11 @@ mod tests {
             let held = values(&out.timeseries)
                 + values(&out.port_timeseries)
                 + values(&out.cwnd)
-                + values(&out.flows);
+                + values(&out.flows)
+                + values(&out.probes);
             assert_eq!(size.values(), held, "{text}");
             assert_eq!(size.flows, rows(&out.flows.columns[0].1));
+            assert_eq!(size.probes, rows(&out.probes.columns[0].1));
         }
     }
 }

@@ -14,6 +14,10 @@ pub mod flags {
     pub const CWR: u8 = 1 << 4;
     /// Connection request (with ACK: the answer to one).
     pub const SYN: u8 = 1 << 5;
+    /// A latency probe's packet: its request, or with [`PROBE_REPLY`] its response.
+    pub const PROBE: u8 = 1 << 6;
+    /// A latency probe's response, from the receiving host back to the sender.
+    pub const PROBE_REPLY: u8 = 1 << 7;
 }
 
 /// Most SACK blocks one acknowledgement carries: 3 fit in the 40 bytes of TCP options next to
@@ -28,7 +32,8 @@ pub type SackBlock = (u32, u32);
 pub struct Packet {
     /// Flow the packet belongs to.
     pub flow: u32,
-    /// Data: segment number. Acknowledgement: next segment expected (cumulative).
+    /// Data: segment number. Acknowledgement: next segment expected (cumulative). A latency
+    /// probe's request and response: the probe's number in its flow.
     pub seq: u32,
     /// Destination node.
     pub dst: u32,

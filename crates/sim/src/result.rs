@@ -1,6 +1,6 @@
 //! What a run returns: a one-row summary, the time series, the per-port, per-flow and
-//! per-group tables, the flow-completion times and the congestion-window trace, plus the
-//! scenario text that produced them.
+//! per-group tables, the flow-completion times, the latency probes and the congestion-window
+//! trace, plus the scenario text that produced them.
 
 /// One summary value.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,6 +68,8 @@ pub struct RunResult {
     pub groups: Table,
     /// Congestion window of the traced flows (long format).
     pub cwnd: Table,
+    /// One row per latency probe.
+    pub probes: Table,
     /// The resolved scenario, as TOML.
     pub scenario_toml: String,
     /// Seed of the run.

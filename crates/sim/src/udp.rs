@@ -72,7 +72,9 @@ impl UdpSource {
                     },
                 )
             }
-            Source::TcpBulk | Source::TcpFinite { .. } => unreachable!("a UDP source"),
+            Source::TcpBulk | Source::TcpFinite { .. } | Source::UdpProbe { .. } => {
+                unreachable!("a UDP source")
+            }
         };
         UdpSource {
             flow,

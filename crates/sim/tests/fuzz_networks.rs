@@ -143,6 +143,9 @@ fn source() -> impl Strategy<Value = String> {
         (10.0f64..5000.0, 28u32..1500, 0.01f64..0.5, 0.0f64..0.5).prop_map(|(r, p, on, off)| format!(
             "transport = \"udp\"\n[traffic.groups.source]\nkind = \"onoff\"\nrate_kbps = {r}\npacket_bytes = {p}\non_mean_s = {on}\noff_mean_s = {off}"
         )),
+        (1.0f64..300.0, 28u32..1500).prop_map(|(i, p)| format!(
+            "transport = \"udp\"\n[traffic.groups.source]\nkind = \"probe\"\ninterval_ms = {i}\npacket_bytes = {p}"
+        )),
     ]
 }
 
@@ -379,13 +382,25 @@ proptest! {
         }
         for (name, v) in &r.summary {
             if let sim::result::Value::Float(x) = v {
-                prop_assert!(!x.is_nan() || name == "settle_time_s", "{} is NaN", name);
+                let undefined = name == "settle_time_s" || name.starts_with("probe_rtt_");
+                prop_assert!(!x.is_nan() || undefined, "{} is NaN", name);
             }
+        }
+        // Probes: each lost or answered at most once; percentiles in order.
+        let rtt = col(&r.probes, "rtt_ms");
+        let lost = col(&r.probes, "lost");
+        prop_assert!(rtt.iter().zip(&lost).all(|(x, &l)| l == 0.0 || x.is_nan()));
+        prop_assert!(m(&r, "probes_lost") <= m(&r, "probes_sent"));
+        prop_assert_eq!(m(&r, "probes_sent") as usize, rtt.len());
+        if rtt.iter().any(|x| !x.is_nan()) {
+            let p = ["probe_rtt_p50_ms", "probe_rtt_p90_ms", "probe_rtt_p99_ms"].map(|k| m(&r, k));
+            prop_assert!(0.0 < p[0] && p[0] <= p[1] && p[1] <= p[2]);
         }
         let again = run(&text);
         prop_assert_eq!(format!("{:?}", r.ports), format!("{:?}", again.ports));
         prop_assert_eq!(format!("{:?}", r.groups), format!("{:?}", again.groups));
         prop_assert_eq!(format!("{:?}", r.fct), format!("{:?}", again.fct));
+        prop_assert_eq!(format!("{:?}", r.probes), format!("{:?}", again.probes));
         prop_assert_eq!(
             sim::resolve_scenario(&r.scenario_toml, &[]).expect("resolved text is valid"),
             r.scenario_toml.clone()

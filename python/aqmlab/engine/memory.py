@@ -32,7 +32,7 @@ BYTES_PER_FLOW = 2048
 BASE_BYTES = 128 * 2**20
 """The interpreter, NumPy, Arrow and the core before any run (83 MB measured)."""
 
-VALUE_KEYS = ("series_values", "port_series_values", "cwnd_values", "flow_values")
+VALUE_KEYS = ("series_values", "port_series_values", "cwnd_values", "flow_values", "probe_values")
 """The tables of `_core.estimate_run`'s output size, in values."""
 
 _SIZE = re.compile(r"(?P<number>\d+(\.\d+)?)\s*(?P<unit>[kmgt]?)(i?b)?", re.IGNORECASE)
@@ -82,6 +82,7 @@ def _largest(size: Mapping[str, int]) -> str:
     parts = {
         "series": size["series_values"] + size["port_series_values"],
         "cwnd": size["cwnd_values"],
+        "probes": size["probe_values"],
         "flows": (BYTES_PER_VALUE * size["flow_values"] + BYTES_PER_FLOW * size["flows"])
         // BYTES_PER_VALUE,
     }
@@ -93,6 +94,8 @@ def _largest(size: Mapping[str, int]) -> str:
         )
     if biggest == "cwnd":
         return "the cwnd trace: trace fewer measure.cwnd_flows or raise measure.sample_interval_ms"
+    if biggest == "probes":
+        return f"{size['probes']:,} latency probes: fewer probe flows or a longer interval_ms"
     return f"{size['flows']:,} flows: fewer flows"
 
 

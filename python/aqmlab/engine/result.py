@@ -25,7 +25,17 @@ from .parquet import Columns, Table
 if TYPE_CHECKING:
     import pandas as pd
 
-TABLES = ("summary", "timeseries", "flows", "groups", "cwnd", "ports", "port_timeseries", "fct")
+TABLES = (
+    "summary",
+    "timeseries",
+    "flows",
+    "groups",
+    "cwnd",
+    "ports",
+    "port_timeseries",
+    "fct",
+    "probes",
+)
 """The tables of a run; each is written as `<name>.parquet` (and `<name>.csv` on request)."""
 
 SUMMARY_JSON = "summary.json"
@@ -40,6 +50,13 @@ def run_files(csv: bool = False) -> list[str]:
 FCT_INT_COLUMNS = ("group", "size_min_bytes", "flows", "completed")
 """The integer columns of the completion-time table; the others are float64, also when the
 table has no rows (no finite flows), so every run writes the same schema."""
+
+PROBE_INT_COLUMNS = ("flow", "group", "lost")
+"""The integer columns of the probe table (`t_s` and `rtt_ms` are float64), also when it has no
+rows (no probe flows)."""
+
+_INT_COLUMNS = {"fct": FCT_INT_COLUMNS, "probes": PROBE_INT_COLUMNS}
+"""The tables that keep their schema without rows, with their integer columns."""
 
 
 def _json_safe(value: Any) -> Any:
@@ -66,10 +83,11 @@ def _named_groups(columns: Columns, scenario_text: str) -> dict[str, list]:
 
 def _dtypes(name: str, table: Table) -> dict[str, str]:
     """The dtypes table `name` given as columns keeps with or without rows: those of the
-    completion-time table (every column but `name`); none for the others."""
-    if name != "fct" or not isinstance(table, Mapping):
+    completion-time and probe tables (every column but `name`); none for the others."""
+    if name not in _INT_COLUMNS or not isinstance(table, Mapping):
         return {}
-    return {k: "int64" if k in FCT_INT_COLUMNS else "float64" for k in table if k != "name"}
+    ints = _INT_COLUMNS[name]
+    return {k: "int64" if k in ints else "float64" for k in table if k != "name"}
 
 
 def _frame(table: Table, dtypes: Mapping[str, str]) -> pd.DataFrame:
@@ -85,7 +103,7 @@ def _frame(table: Table, dtypes: Mapping[str, str]) -> pd.DataFrame:
 
 class RunResult:
     """Summary (one row), time series, per-port, per-flow and per-group tables, completion
-    times and cwnd traces of one run, with the provenance needed to repeat it.
+    times, latency probes and cwnd traces of one run, with the provenance needed to repeat it.
 
     Each table is given as a DataFrame or as columns (a mapping of column name to values) and
     read as a DataFrame (`result.timeseries`, ...); `records(name)` gives its rows as dicts.
@@ -105,6 +123,7 @@ class RunResult:
         ports: Table | None = None,
         port_timeseries: Table | None = None,
         fct: Table | None = None,
+        probes: Table | None = None,
     ) -> None:
         self.summary_dict = dict(summary)
         self._tables: dict[str, Table] = {
@@ -116,6 +135,7 @@ class RunResult:
             "ports": ports if ports is not None else {},
             "port_timeseries": port_timeseries if port_timeseries is not None else {},
             "fct": fct if fct is not None else {},
+            "probes": probes if probes is not None else {},
         }
         self.scenario_text = scenario_text
         self.seed = int(seed)
@@ -152,6 +172,7 @@ class RunResult:
         lambda self: self.table("port_timeseries"), doc="Every measured port, sampled."
     )
     fct = property(lambda self: self.table("fct"), doc="Completion times of finite flows.")
+    probes = property(lambda self: self.table("probes"), doc="One row per latency probe.")
 
     @classmethod
     def from_core(
@@ -174,6 +195,7 @@ class RunResult:
             ports=out["ports"],
             port_timeseries=out["port_timeseries"],
             fct=_named_groups(out["fct"], out["scenario"]),
+            probes=out["probes"],
         )
 
     @classmethod
@@ -199,6 +221,12 @@ class RunResult:
             ports=pd.read_parquet(out_dir / "ports.parquet"),
             port_timeseries=pd.read_parquet(out_dir / "port_timeseries.parquet"),
             fct=pd.read_parquet(out_dir / "fct.parquet"),
+            # A folder written before the probe table existed reads as one without probes.
+            probes=(
+                pd.read_parquet(out_dir / "probes.parquet")
+                if (out_dir / "probes.parquet").exists()
+                else None
+            ),
         )
 
     def provenance(self) -> dict[str, Any]:

@@ -31,6 +31,14 @@ RUN_METRICS = PAPER_METRICS + (
 )
 """What `aqmlab run` prints after a run."""
 
+PROBE_METRICS = (
+    Metric("probe_rtt_mean_ms", "probe RTT mean (ms)", 1.0, 2),
+    Metric("probe_rtt_p50_ms", "probe RTT p50 (ms)", 1.0, 2),
+    Metric("probe_rtt_p90_ms", "probe RTT p90 (ms)", 1.0, 2),
+    Metric("probe_rtt_p99_ms", "probe RTT p99 (ms)", 1.0, 2),
+)
+"""What `aqmlab run` adds for a run with latency probes (docs/metrics.md, "Latency probes")."""
+
 
 def format_number(value: Any, scale: float = 1.0, decimals: int = 1) -> str:
     """`value * scale` with `decimals` digits; None and NaN show as `n/a`."""
@@ -64,7 +72,7 @@ def render_table(
 
 def summary_table(summary: Mapping[str, Any]) -> str:
     """The main metrics of one run, one per line, with the port they describe (`port`: the
-    name the per-port table gives it)."""
+    name the per-port table gives it), and the latency probes' when it sent any."""
     window = (
         f"{format_number(summary.get('window_start_s'))}"
         f"-{format_number(summary.get('window_end_s'))}"
@@ -77,6 +85,9 @@ def summary_table(summary: Mapping[str, Any]) -> str:
         ("seed", str(summary.get("seed", "n/a"))),
     ]
     rows += [(m.label, format_metric(summary, m)) for m in RUN_METRICS]
+    if summary.get("probes_sent"):
+        rows.append(("probes sent / lost", f"{summary['probes_sent']} / {summary['probes_lost']}"))
+        rows += [(m.label, format_metric(summary, m)) for m in PROBE_METRICS]
     return render_table(("metric", "value"), rows)
 
 

@@ -1,9 +1,10 @@
 //! Run-wide packet counts, for the conservation check: every data packet sent is delivered,
 //! dropped, or still in flight at the end. Drops are also kept per flow, for the packets a
-//! flow sent inside the measurement window (its loss rate).
+//! flow sent inside the measurement window (its loss rate), and per latency probe (a probe
+//! whose request or response is dropped is lost).
 
 use super::window::Window;
-use crate::packet::Packet;
+use crate::packet::{flags, Packet};
 
 /// Totals over the whole run (not just the window).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,6 +31,9 @@ pub struct PacketCounts {
     window: Window,
     /// Per flow: data packets sent inside the window and dropped anywhere.
     pub lost_by_flow: Vec<u64>,
+    /// The latency probes whose request or response was dropped, as (flow, probe number), in
+    /// the order of the drops.
+    pub lost_probes: Vec<(u32, u32)>,
 }
 
 impl PacketCounts {
@@ -39,6 +43,7 @@ impl PacketCounts {
             totals: Totals::default(),
             window,
             lost_by_flow: vec![0; flows],
+            lost_probes: Vec::new(),
         }
     }
 
@@ -57,6 +62,9 @@ impl PacketCounts {
         self.totals.dropped(pkt);
         if !pkt.is_ack() && self.window.contains(pkt.sent_ns) {
             self.lost_by_flow[pkt.flow as usize] += 1;
+        }
+        if pkt.has(flags::PROBE) {
+            self.lost_probes.push((pkt.flow, pkt.seq));
         }
     }
 }

@@ -89,9 +89,11 @@ pub struct SummaryInputs<'a> {
     /// Counters of the described port: the measured port `Scenario::summary_port` picks
     /// (the dumbbell's bottleneck).
     pub port: &'a PortStats,
-    /// Per-flow statistics.
+    /// Flows of the run, probe flows included.
+    pub flows_total: u64,
+    /// Per-flow statistics of the flows that carry load (probe flows left out).
     pub flows: &'a [FlowStats],
-    /// Each flow's active time inside the window, s.
+    /// Each of those flows' active time inside the window, s.
     pub active_s: &'a [f64],
     /// Mean of the AQM's averaged queue over the samples in the window (None: no such queue).
     pub aqm_avg_queue_pkts: Option<f64>,
@@ -121,7 +123,7 @@ pub fn build(s: &SummaryInputs) -> Vec<(String, Value)> {
         f("window_start_s", ns_to_s(s.window.start_ns)),
         f("window_end_s", ns_to_s(s.window.end_ns)),
         i("seed", s.seed),
-        i("flows_total", s.flows.len() as u64),
+        i("flows_total", s.flows_total),
         f("avg_queue_pkts", avg_q),
         f("std_queue_pkts", std_q),
         i("max_queue_pkts", port.max_queue_pkts.into()),

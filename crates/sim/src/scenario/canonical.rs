@@ -176,6 +176,17 @@ fn source(src: &Source) -> (&'static str, Value) {
                 ("off_mean_s", f(*off_mean_s)),
             ]),
         ),
+        Source::UdpProbe {
+            interval_ms,
+            packet_bytes,
+        } => (
+            "udp",
+            table(vec![
+                ("kind", s("probe")),
+                ("interval_ms", f(*interval_ms)),
+                ("packet_bytes", i(*packet_bytes)),
+            ]),
+        ),
     }
 }
 

@@ -290,6 +290,9 @@ pub enum Source {
         on_mean_s: f64,
         off_mean_s: f64,
     },
+    /// A latency probe (flent's ping in the RRUL test): a request of `packet_bytes` every
+    /// `interval_ms`, answered at once by the receiving host with a response of the same size.
+    UdpProbe { interval_ms: f64, packet_bytes: u32 },
 }
 
 impl Source {

@@ -71,15 +71,15 @@ pub fn scenario(table: &Table, overridden: &Overridden) -> Result<Scenario, Scen
 }
 
 /// The largest data packet any flow of `traffic` sends, bytes: each TCP group's
-/// `tcp.packet_bytes`, each UDP source's `packet_bytes`.
+/// `tcp.packet_bytes`, each UDP source's and probe's `packet_bytes`.
 fn largest_packet_bytes(traffic: &Traffic) -> u32 {
     traffic
         .groups
         .iter()
         .map(|g| match g.source {
-            Source::UdpCbr { packet_bytes, .. } | Source::UdpOnOff { packet_bytes, .. } => {
-                packet_bytes
-            }
+            Source::UdpCbr { packet_bytes, .. }
+            | Source::UdpOnOff { packet_bytes, .. }
+            | Source::UdpProbe { packet_bytes, .. } => packet_bytes,
             Source::TcpBulk | Source::TcpFinite { .. } => g.tcp.packet_bytes,
         })
         .max()

@@ -50,7 +50,7 @@ pub fn traffic(
             };
             let schedule = schedule(g.section("schedule")?, duration_s)?;
             let path = path(&mut g, topology)?;
-            let source = source(&mut g)?;
+            let source = source(&mut g, duration_s)?;
             if !source.is_tcp() && g.has("tcp") {
                 return Err(g.error("tcp", "a UDP group takes no tcp table"));
             }

@@ -1,6 +1,6 @@
 //! The flows' endpoints in the loop: starting and stopping flows, handing arriving packets
-//! to their TCP or UDP agent, running the agents' timers, and putting what they send on their
-//! host's link.
+//! to their TCP, UDP or probe agent, running the agents' timers, and putting what they send on
+//! their host's link.
 
 use super::Simulation;
 use crate::events::{Event, EventQueue};
@@ -51,6 +51,11 @@ impl Simulation {
                 f.sender_event_ns = Some(first);
                 self.events.push(first, Event::Emit { flow });
             }
+            Agent::Probe(probe) => {
+                let first = probe.start(now);
+                f.sender_event_ns = Some(first);
+                self.events.push(first, Event::Emit { flow });
+            }
         }
     }
 
@@ -64,6 +69,7 @@ impl Simulation {
         match &mut f.agent {
             Agent::Tcp { sender, .. } => sender.stop(),
             Agent::Udp(source) => source.stop(),
+            Agent::Probe(probe) => probe.stop(),
         }
     }
 
@@ -101,14 +107,15 @@ impl Simulation {
         self.sync_delack_timer(flow);
     }
 
-    /// A UDP source's packet is due: send it and queue the next.
+    /// A UDP source's packet or a probe's request is due: send it and queue the next.
     pub(super) fn emit(&mut self, flow: u32) {
         let now = self.now_ns;
         let f = &mut self.flows[flow as usize];
-        let Agent::Udp(source) = &mut f.agent else {
-            return;
+        f.sender_event_ns = match &mut f.agent {
+            Agent::Udp(source) => source.emit(now, &mut self.outbox),
+            Agent::Probe(probe) => probe.emit(now, &mut self.outbox),
+            Agent::Tcp { .. } => return,
         };
-        f.sender_event_ns = source.emit(now, &mut self.outbox);
         if let Some(next) = f.sender_event_ns {
             self.events.push(next, Event::Emit { flow });
         }
@@ -145,6 +152,15 @@ impl Simulation {
             Agent::Udp(source) => {
                 if window.contains(now) {
                     f.stats.delivered_bytes += u64::from(source.packet_bytes());
+                }
+            }
+            Agent::Probe(probe) => {
+                if window.contains(now) {
+                    f.stats.delivered_bytes += u64::from(pkt.bytes());
+                }
+                if probe.arrive(&pkt, now, &mut self.outbox) {
+                    let host = f.ends.receiver;
+                    self.flush_outbox(host);
                 }
             }
             Agent::Tcp { sender, .. } if pkt.has(flags::ACK) => {

@@ -1,5 +1,5 @@
 //! The end of a run: the summary (of the port `Scenario::summary_port` picks), the per-port,
-//! per-flow, per-group and flow-completion tables, and the time series.
+//! per-flow, per-group, flow-completion and probe tables, and the time series.
 
 use super::Simulation;
 use crate::events::Event;
@@ -8,6 +8,7 @@ use crate::metrics::fct_table::{self, FiniteFlow};
 use crate::metrics::flow_stats::FlowStats;
 use crate::metrics::group_table::{self, GroupInputs};
 use crate::metrics::port_table::{self, PortRow};
+use crate::metrics::probes::{self, ProbeFlow};
 use crate::metrics::summary::{self, SummaryInputs};
 use crate::net::network::PortQueue;
 use crate::result::{Column, RunResult, Table};
@@ -40,7 +41,27 @@ impl Simulation {
         (n > 0).then(|| sum / n as f64)
     }
 
-    pub(super) fn finish(self) -> RunResult {
+    /// The probe flows, each with its probes.
+    fn probe_flows(&self) -> Vec<ProbeFlow<'_>> {
+        (0u32..)
+            .zip(&self.flows)
+            .filter_map(|(flow, f)| match &f.agent {
+                Agent::Probe(p) => Some(ProbeFlow {
+                    flow,
+                    group: f.group,
+                    probes: &p.probes,
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub(super) fn finish(mut self) -> RunResult {
+        for &(flow, seq) in &self.counts.lost_probes {
+            if let Agent::Probe(p) = &mut self.flows[flow as usize].agent {
+                p.mark_lost(seq);
+            }
+        }
         let sc = &self.scenario;
         let managed = |k: usize| {
             self.net
@@ -61,23 +82,34 @@ impl Simulation {
         let settle = sc.measure.target_queue_pkts.map_or(f64::NAN, |target| {
             summary::settle_time_s(t_s, q, &self.window, target, sc.measure.settle_band)
         });
+        // Probe flows measure the path and carry no load: the summary's delivery metrics
+        // leave them out.
+        let load: Vec<usize> = (0..self.flows.len())
+            .filter(|&i| !matches!(self.flows[i].agent, Agent::Probe(_)))
+            .collect();
+        let load_stats: Vec<FlowStats> = load.iter().map(|&i| stats[i].clone()).collect();
+        let load_active_s: Vec<f64> = load.iter().map(|&i| active_s[i]).collect();
         let described = self.summary_port;
         let port = managed(described);
-        let summary = summary::build(&SummaryInputs {
+        let probe_flows = self.probe_flows();
+        let mut summary = summary::build(&SummaryInputs {
             aqm: port.aqm_name(),
             port_name: &self.measured[described].name,
             duration_s: sc.duration_s,
             seed: sc.seed,
             window: self.window,
             port: &port.stats,
-            flows: &stats,
-            active_s: &active_s,
+            flows_total: self.flows.len() as u64,
+            flows: &load_stats,
+            active_s: &load_active_s,
             aqm_avg_queue_pkts: self.aqm_avg_queue_pkts(described),
             settle_time_s: settle,
             counts: self.counts.totals,
             data_in_flight: self.data_in_flight(),
             events: self.events_processed,
         });
+        summary.extend(probes::summary(&probe_flows, self.window));
+        let probes = probes::table(&probe_flows);
         let port_rows: Vec<PortRow> = self
             .measured
             .iter()
@@ -135,6 +167,7 @@ impl Simulation {
             groups,
             fct,
             cwnd,
+            probes,
             scenario_toml,
             seed,
         }
@@ -189,6 +222,7 @@ impl Simulation {
                     ints(&|f| match &f.agent {
                         Agent::Tcp { sender, .. } => sender.stats.data_sent,
                         Agent::Udp(u) => u.packets_sent,
+                        Agent::Probe(p) => p.packets_sent(),
                     }),
                 ),
                 ("retransmits".into(), tcp(&|s| s.retransmits)),

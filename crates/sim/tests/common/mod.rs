@@ -68,10 +68,11 @@ pub fn check_invariants(r: &RunResult, limit_pkts: f64, rate_bps: f64, pkt_bytes
     let q = r.timeseries.ints("queue_pkts").unwrap();
     assert!(q.iter().all(|&x| x >= 0 && x as f64 <= limit_pkts));
     // The bottleneck never sends faster than its rate: full-size data packets, plus the few
-    // small SYNs of the connection set-up (at most ConnCount per flow).
+    // small SYNs of the connection set-up (at most ConnCount per flow) and probe requests.
     let window_s = m(r, "window_end_s") - m(r, "window_start_s");
     let syns = m(r, "flows_total") * 6.0;
-    let max_pkts = rate_bps * window_s / (8.0 * pkt_bytes) + 1.0 + syns;
+    let small = syns + m(r, "probes_sent");
+    let max_pkts = rate_bps * window_s / (8.0 * pkt_bytes) + 1.0 + small;
     assert!(m(r, "bottleneck_departures") <= max_pkts.ceil());
     assert!((0.0..=1.0).contains(&m(r, "link_efficiency")));
     // Rates are fractions; nothing is NaN.
@@ -86,7 +87,8 @@ pub fn check_invariants(r: &RunResult, limit_pkts: f64, rate_bps: f64, pkt_bytes
     }
     for (name, v) in &r.summary {
         if let sim::result::Value::Float(x) = v {
-            assert!(!x.is_nan() || name == "settle_time_s", "{name} is NaN");
+            let undefined = name == "settle_time_s" || name.starts_with("probe_rtt_");
+            assert!(!x.is_nan() || undefined, "{name} is NaN");
         }
     }
     for (name, col) in &r.timeseries.columns {
