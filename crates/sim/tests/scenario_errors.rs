@@ -133,7 +133,7 @@ fn wrong_choices_and_types() {
                 ("queue.fq_codel.memory_limit_bytes", "500")
             ]
         ),
-        "queue.fq_codel.memory_limit_bytes: must hold at least one packet (1000 bytes here), got 500"
+        "queue.fq_codel.memory_limit_bytes: must be at least 65535"
     );
     assert_eq!(
         err(OK, &[("tcp.preset", "ns4")]),

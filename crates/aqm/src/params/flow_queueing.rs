@@ -40,7 +40,8 @@ pub struct FlowQueueing {
     /// Ways of a set of the set-associative hash (ns-3 `SetWays`).
     pub set_ways: u32,
     /// Most bytes the discipline holds (Linux `memory_limit`, 32 MiB; ns-3 has none): above it
-    /// the fattest flow queue is cut as when the packet limit is reached.
+    /// the fattest flow queue is cut as when the packet limit is reached. At least 65535
+    /// bytes, the largest packet a scenario may send, so that one packet always fits.
     pub memory_limit_bytes: u32,
     /// Mark ECN-capable packets whose sojourn time exceeds this at dequeue, milliseconds;
     /// 0 is off (ns-3 `CeThreshold`, Linux `ce_threshold`).
@@ -128,8 +129,8 @@ macro_rules! with_flow_queueing_docs {
             $crate::ParamDoc::new(
                 "memory_limit_bytes",
                 "bytes",
-                $crate::Range::Joint(&$crate::Range::Count(1), "and at least the largest packet"),
-                "most bytes held; above it the fattest flow queue is cut",
+                $crate::Range::Count(65535),
+                "most bytes held (at least one packet of the largest size); above it the fattest flow queue is cut",
             ),
             $crate::ParamDoc::new(
                 "ce_threshold_ms",

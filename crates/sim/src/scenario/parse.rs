@@ -108,37 +108,6 @@ fn byte_limits(
         ))
     };
     check("queue".into(), queue.limit_bytes)?;
-    // A flow-queueing discipline's memory limit must hold one packet too (checked on the
-    // queue whose AQM it is).
-    let memory = |q: &QueueSpec| {
-        let limit = q
-            .params_of(q.aqm)?
-            .get("memory_limit_bytes")?
-            .as_integer()?;
-        let limit = u64::try_from(limit).ok()?;
-        (limit < u64::from(largest)).then_some(limit)
-    };
-    let queues = std::iter::once(("queue".to_string(), queue)).chain(
-        topology
-            .router_net()
-            .into_iter()
-            .flat_map(|net| net.links.iter().enumerate())
-            .flat_map(|(i, l)| {
-                let reverse = l
-                    .reverse_queue
-                    .as_ref()
-                    .map(|(q, _)| (format!("topology.links[{i}].reverse_queue"), q));
-                std::iter::once((format!("topology.links[{i}].queue"), &l.queue)).chain(reverse)
-            }),
-    );
-    for (path, q) in queues {
-        if let Some(limit) = memory(q) {
-            return Err(ScenarioError::new(
-                format!("{path}.{}.memory_limit_bytes", q.aqm),
-                format!("must hold at least one packet ({largest} bytes here), got {limit}"),
-            ));
-        }
-    }
     let Some(net) = topology.router_net() else {
         return Ok(());
     };
