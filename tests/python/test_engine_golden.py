@@ -17,26 +17,26 @@ from aqmlab.engine.scenario import Scenario
 ROOT = Path(__file__).resolve().parents[2]
 
 CASES = [
-    ("betared/scenario2.toml", [("duration_s", "20")], "1f5c2ce2cadbbf3f"),
+    ("betared/scenario2.toml", [("duration_s", "20")], "6d31203b804ae7ac"),
     (
         "betared/scenario1.toml",
         [("duration_s", "10"), ("queue.aqm", "betared")],
-        "158a409f8a4a3211",
+        "52b46e3cb8a19273",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
         [("duration_s", "5"), ("queue.aqm", "pi")],
-        "3e1c728b2c6bb22c",
+        "a4c096aaa3d8fe51",
     ),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         [("duration_s", "5"), ("queue.aqm", "codel")],
-        "8f71213f13f8d7fa",
+        "6a8cfb68428478b9",
     ),
     (
         "chen2011/dumbbell.toml",
         [("duration_s", "20"), ("traffic.schedule.flows", "100")],
-        "685628341e162637",
+        "3ad1789713ae92b4",
     ),
 ]
 

@@ -40,31 +40,31 @@ rate_per_s = 20.0
 """
 
 CASES = [
-    ("betared/scenario2.toml", ["duration_s=5"], "0", "168ad7d7c265f3aa"),
+    ("betared/scenario2.toml", ["duration_s=5"], "0", "dd72619a0f564e62"),
     (
         "betared/scenario1.toml",
         ["duration_s=3", "queue.aqm=betared"],
         "18446744073709551615",
-        "1fa9c7009c7e51f9",
+        "9b23e3e92a359c83",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
         ["duration_s=2", "queue.aqm=pi"],
         "3",
-        "c6cc659312f19fd9",
+        "8b19888020bc0f03",
     ),
     (
         "chen2011/dumbbell.toml",
         ["duration_s=6", "traffic.schedule.flows=50"],
         "2",
-        "8aeac53d38a88b3a",
+        "b170924707a49184",
     ),
-    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "12a2967b49ed4544"),
+    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "90392b5c83af5d51"),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         ["duration_s=2", "queue.aqm=rem"],
         "1",
-        "0956ad219ee5fd4b",
+        "f235357f21ca0557",
     ),
 ]
 """(scenario, overrides, seed, digest): finite flows and an empty cwnd table in the fifth; three

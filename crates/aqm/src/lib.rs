@@ -10,7 +10,7 @@
 //! algorithms by name ([`registry`]), the random source ([`rng`]) and special functions
 //! ([`math`]). The algorithms live in family folders, one file each: [`red`] (RED, Adaptive
 //! RED, self-tuning RED and the core they share), [`beta`] (BetaRED, ABetaRED, DBetaRED),
-//! [`control`] (REM, PI, IAPI and the neural controllers), [`delay`] (CoDel, PIE) and
+//! [`control`] (REM, PI, IAPI and the neural controllers), [`delay`] (CoDel, PIE, COBALT) and
 //! [`passive`] (drop tail).
 
 pub mod beta;
@@ -35,7 +35,10 @@ pub use control::{
     AnAqm, AnAqmParams, Fapidnn, FapidnnParams, Iapi, IapiParams, NeuronPid, NeuronPidParams, Nrl,
     NrlParams, Pi, PiParams, Rem, RemParams,
 };
-pub use delay::{BurstRule, CoDel, CoDelParams, Pie, PieParams, ShortQueueRule};
+pub use delay::{
+    BurstRule, CoDel, CoDelParams, Cobalt, CobaltParams, CobaltStats, Pie, PieParams,
+    ShortQueueRule,
+};
 pub use params::{AqmParams, ParamDoc, Range};
 pub use passive::{DropTail, DropTailParams};
 pub use red::red_tuning;

@@ -6,9 +6,9 @@
 
 use crate::params::AqmParams;
 use crate::{
-    ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams,
-    DropTailParams, FapidnnParams, IapiParams, NeuronPidParams, NrlParams, PiParams, PieParams,
-    RedParams, RemParams, SelfTuningRedParams,
+    ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CoDelParams, CobaltParams,
+    DBetaRedParams, DropTailParams, FapidnnParams, IapiParams, NeuronPidParams, NrlParams,
+    PiParams, PieParams, RedParams, RemParams, SelfTuningRedParams,
 };
 use std::sync::LazyLock;
 
@@ -29,6 +29,7 @@ pub fn for_each(visitor: &mut impl ParamsVisitor) {
     visitor.visit::<DBetaRedParams>();
     visitor.visit::<CoDelParams>();
     visitor.visit::<PieParams>();
+    visitor.visit::<CobaltParams>();
     visitor.visit::<RemParams>();
     visitor.visit::<PiParams>();
     visitor.visit::<IapiParams>();

@@ -99,7 +99,7 @@ fn aqm_parameter_errors_name_the_key() {
 fn wrong_choices_and_types() {
     assert_eq!(
         err(OK, &[("queue.aqm", "codel2")]),
-        "queue.aqm: unknown value \"codel2\"; allowed: droptail, red, ared, betared, abetared, dbetared, codel, pie, rem, pi, iapi, neuron_pid, an_aqm, fapidnn, nrl, self_tuning_red"
+        "queue.aqm: unknown value \"codel2\"; allowed: droptail, red, ared, betared, abetared, dbetared, codel, pie, cobalt, rem, pi, iapi, neuron_pid, an_aqm, fapidnn, nrl, self_tuning_red"
     );
     assert_eq!(
         err(OK, &[("tcp.preset", "ns4")]),

@@ -171,11 +171,20 @@ impl ManagedQueue {
                     }
                     return Some(pkt);
                 }
-                DequeueVerdict::EarlyDrop => {
+                DequeueVerdict::EarlyDrop | DequeueVerdict::ForcedDrop => {
                     if counted {
                         self.stats.dequeue_drops += 1;
                     }
                     counts.dropped(&pkt);
+                }
+                DequeueVerdict::Mark => {
+                    if self.ecn && view.ect {
+                        pkt.flags |= flags::CE;
+                        if counted {
+                            self.stats.marks += 1;
+                        }
+                    }
+                    return Some(pkt);
                 }
             }
         }
