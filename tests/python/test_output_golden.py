@@ -44,31 +44,31 @@ rate_per_s = 20.0
 """
 
 CASES = [
-    ("betared/scenario2.toml", ["duration_s=5"], "0", "36c4b48dfa3d15ee"),
+    ("betared/scenario2.toml", ["duration_s=5"], "0", "71f2d7bc8a1fd435"),
     (
         "betared/scenario1.toml",
         ["duration_s=3", "queue.aqm=betared"],
         "18446744073709551615",
-        "5d3fbdb7f9710e96",
+        "d8c2f3717bc2d36d",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
         ["duration_s=2", "queue.aqm=pi"],
         "3",
-        "cd539f1978d602d4",
+        "3c859ceae99c5a23",
     ),
     (
         "chen2011/dumbbell.toml",
         ["duration_s=6", "traffic.schedule.flows=50"],
         "2",
-        "92a22ab5c80c6472",
+        "73148885d16062c4",
     ),
-    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "37591260ec8d68c6"),
+    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "e959d1e9c696e5a9"),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         ["duration_s=2", "queue.aqm=rem"],
         "1",
-        "9db1c501c2dbdfbc",
+        "c829f2cb21f0ba47",
     ),
 ]
 """(scenario, overrides, seed, digest): finite flows and an empty cwnd table in the fifth; three

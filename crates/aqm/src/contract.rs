@@ -75,6 +75,12 @@ pub enum DequeueVerdict {
     Deliver,
     /// A congestion signal at dequeue: mark if ECN is in use, otherwise drop and ask again.
     EarlyDrop,
+    /// Drop regardless of ECN, and ask again (COBALT's BLUE drops, which ns-3 and Linux never
+    /// turn into marks).
+    ForcedDrop,
+    /// Mark the packet CE when both the queue and the packet use ECN; send it in any case,
+    /// never drop it (ns-3's `CeThreshold` marks).
+    Mark,
 }
 
 /// An AQM algorithm. Times are integer nanoseconds since the start of the run.
@@ -105,13 +111,14 @@ pub trait Aqm {
     }
 
     /// The host dropped a packet of this queue because the buffer (or the discipline holding
-    /// this queue) was full: an arriving packet refused, or a queued one dropped to make
-    /// room. The default ignores it.
+    /// this queue) was full: an arriving packet refused, or a queued packet dropped to make
+    /// room. Called after the drop, at the time of the drop. The default does nothing.
     fn on_overflow(&mut self, _now_ns: u64) {}
 
-    /// The host asked this queue for a packet and it had none (ns-3 calls a queue disc's
-    /// dequeue when its device goes idle; Linux CAKE meets the empty flow queue in its
-    /// dequeue). The default ignores it.
+    /// The host asked this queue for a packet and it had none: the link went idle with the
+    /// queue empty, or the drops of [`Aqm::on_dequeue`] emptied it (ns-3 calls `DoDequeue` on
+    /// an empty queue disc when its device asks for a packet; Linux cake meets the empty flow
+    /// queue in its dequeue). The default does nothing.
     fn on_empty(&mut self, _now_ns: u64) {}
 
     /// When the AQM next wants [`Aqm::on_timer`] called, if ever.

@@ -10,8 +10,8 @@
 //! algorithms by name ([`registry`]), the random source ([`rng`]) and special functions
 //! ([`math`]). The algorithms live in family folders, one file each: [`red`] (RED, Adaptive
 //! RED, self-tuning RED and the core they share), [`beta`] (BetaRED, ABetaRED, DBetaRED),
-//! [`control`] (REM, PI, IAPI and the neural controllers), [`delay`] (CoDel, PIE), [`fq`]
-//! (flow queueing: FQ-CoDel, FQ-PIE) and [`passive`] (drop tail).
+//! [`control`] (REM, PI, IAPI and the neural controllers), [`delay`] (CoDel, PIE, COBALT),
+//! [`fq`] (flow queueing: FQ-CoDel, FQ-PIE, FQ-COBALT) and [`passive`] (drop tail).
 
 pub mod beta;
 pub mod contract;
@@ -36,8 +36,11 @@ pub use control::{
     AnAqm, AnAqmParams, Fapidnn, FapidnnParams, Iapi, IapiParams, NeuronPid, NeuronPidParams, Nrl,
     NrlParams, Pi, PiParams, Rem, RemParams,
 };
-pub use delay::{BurstRule, CoDel, CoDelParams, Pie, PieParams, ShortQueueRule};
-pub use fq::{FqCoDelParams, FqPieParams};
+pub use delay::{
+    BurstRule, CoDel, CoDelParams, Cobalt, CobaltParams, CobaltStats, Pie, PieParams,
+    ShortQueueRule,
+};
+pub use fq::{FqCoDelParams, FqCobaltParams, FqPieParams};
 pub use params::{AqmParams, FlowQueueing, ParamDoc, Range, Scheduler};
 pub use passive::{DropTail, DropTailParams};
 pub use red::red_tuning;

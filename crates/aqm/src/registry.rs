@@ -6,9 +6,10 @@
 
 use crate::params::AqmParams;
 use crate::{
-    ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CoDelParams, DBetaRedParams,
-    DropTailParams, FapidnnParams, FqCoDelParams, FqPieParams, IapiParams, NeuronPidParams,
-    NrlParams, PiParams, PieParams, RedParams, RemParams, SelfTuningRedParams,
+    ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CoDelParams, CobaltParams,
+    DBetaRedParams, DropTailParams, FapidnnParams, FqCoDelParams, FqCobaltParams, FqPieParams,
+    IapiParams, NeuronPidParams, NrlParams, PiParams, PieParams, RedParams, RemParams,
+    SelfTuningRedParams,
 };
 use std::sync::LazyLock;
 
@@ -37,8 +38,10 @@ pub fn for_each(visitor: &mut impl ParamsVisitor) {
     visitor.visit::<FapidnnParams>();
     visitor.visit::<NrlParams>();
     visitor.visit::<SelfTuningRedParams>();
+    visitor.visit::<CobaltParams>();
     visitor.visit::<FqCoDelParams>();
     visitor.visit::<FqPieParams>();
+    visitor.visit::<FqCobaltParams>();
 }
 
 /// (name, title) of every AQM, in [`for_each`]'s order.

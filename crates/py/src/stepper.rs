@@ -263,7 +263,7 @@ impl AqmStepper {
     }
 
     /// The head packet leaves at `now_s` after `sojourn_s` (0..now_s) in the queue, leaving
-    /// `queue_pkts` behind: "deliver" or "early_drop".
+    /// `queue_pkts` behind: "deliver", "early_drop", "forced_drop" or "mark".
     #[pyo3(signature = (now_s, sojourn_s, queue_pkts, size_bytes=None, ect=None, queue_bytes=None))]
     fn dequeue(
         &mut self,
@@ -293,6 +293,8 @@ impl AqmStepper {
             {
                 DequeueVerdict::Deliver => "deliver",
                 DequeueVerdict::EarlyDrop => "early_drop",
+                DequeueVerdict::ForcedDrop => "forced_drop",
+                DequeueVerdict::Mark => "mark",
             },
         )
     }

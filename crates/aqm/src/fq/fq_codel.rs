@@ -7,7 +7,9 @@
 
 use crate::contract::{Aqm, LinkContext, ParamError};
 use crate::delay::codel::{CoDel, CoDelParams};
-use crate::params::{AqmParams, FlowQueueing, ParamDoc, Range, Scheduler, DURATION_MS};
+use crate::params::{
+    AqmParams, FlowQueueing, ParamDoc, Range, Scheduler, CE_THRESHOLD_DOC, DURATION_MS,
+};
 use serde::{Deserialize, Serialize};
 
 /// FQ-CoDel parameters: CoDel's (RFC 8289 §4; ns-3 `Target`, `Interval`, `MinBytes` of the
@@ -22,6 +24,8 @@ pub struct FqCoDelParams {
     /// bytes remain in the flow queue (ns-3 child `MinBytes`; Linux compares the whole
     /// discipline's backlog with the MTU instead, see docs/aqm/fq_codel.md).
     pub mtu_bytes: u32,
+    /// CE-threshold marking, milliseconds; 0 is off ([`FlowQueueing::ce_threshold_ms`]).
+    pub ce_threshold_ms: f64,
     /// The flow-queueing settings.
     #[serde(flatten)]
     pub scheduling: FlowQueueing,
@@ -36,6 +40,7 @@ impl Default for FqCoDelParams {
             target_ms: codel.target_ms,
             interval_ms: codel.interval_ms,
             mtu_bytes: codel.mtu_bytes,
+            ce_threshold_ms: 0.0,
             scheduling: FlowQueueing::default(),
         }
     }
@@ -61,8 +66,9 @@ impl AqmParams for FqCoDelParams {
             "mtu_bytes",
             "bytes",
             Range::Count(0),
-            "CoDel MAXPACKET: never above target while at most this many bytes are queued in the flow queue"
+            "CoDel MAXPACKET: never above target while at most this many bytes are in the flow queue"
         ),
+        CE_THRESHOLD_DOC,
     ];
 
     fn validate_joint(&self) -> Result<(), ParamError> {
@@ -79,6 +85,9 @@ impl AqmParams for FqCoDelParams {
     }
 
     fn scheduler(&self) -> Scheduler {
-        Scheduler::FlowQueues(self.scheduling.clone())
+        Scheduler::FlowQueues(FlowQueueing {
+            ce_threshold_ms: self.ce_threshold_ms,
+            ..self.scheduling.clone()
+        })
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::contract::{Aqm, LinkContext, ParamError};
 use crate::delay::pie::{Pie, PieParams};
-use crate::params::{AqmParams, FlowQueueing, ParamDoc, Scheduler};
+use crate::params::{AqmParams, FlowQueueing, ParamDoc, Scheduler, CE_THRESHOLD_DOC};
 use serde::{Deserialize, Serialize};
 
 /// FQ-PIE parameters: every key of [`PieParams`] (the PIE of each flow queue) and the
@@ -17,6 +17,8 @@ pub struct FqPieParams {
     /// The PIE of each flow queue.
     #[serde(flatten)]
     pub pie: PieParams,
+    /// CE-threshold marking, milliseconds; 0 is off ([`FlowQueueing::ce_threshold_ms`]).
+    pub ce_threshold_ms: f64,
     /// The flow-queueing settings.
     #[serde(flatten)]
     pub scheduling: FlowQueueing,
@@ -28,6 +30,7 @@ impl Default for FqPieParams {
     fn default() -> Self {
         FqPieParams {
             pie: PieParams::default(),
+            ce_threshold_ms: 0.0,
             scheduling: FlowQueueing::default(),
         }
     }
@@ -38,7 +41,7 @@ impl AqmParams for FqPieParams {
     const TITLE: &'static str = "FQ-PIE";
     const PARAMS: &'static [ParamDoc] = crate::concat_param_docs!(
         <PieParams as AqmParams>::PARAMS,
-        crate::with_flow_queueing_docs![]
+        crate::with_flow_queueing_docs![CE_THRESHOLD_DOC]
     );
 
     fn validate_joint(&self) -> Result<(), ParamError> {
@@ -52,6 +55,9 @@ impl AqmParams for FqPieParams {
     }
 
     fn scheduler(&self) -> Scheduler {
-        Scheduler::FlowQueues(self.scheduling.clone())
+        Scheduler::FlowQueues(FlowQueueing {
+            ce_threshold_ms: self.ce_threshold_ms,
+            ..self.scheduling.clone()
+        })
     }
 }

@@ -3,8 +3,10 @@
 //! [`crate::params::FlowQueueing`]; each discipline's file holds its parameters and builds the
 //! AQM of one flow queue.
 
+pub mod fq_cobalt;
 pub mod fq_codel;
 pub mod fq_pie;
 
+pub use fq_cobalt::FqCobaltParams;
 pub use fq_codel::FqCoDelParams;
 pub use fq_pie::FqPieParams;

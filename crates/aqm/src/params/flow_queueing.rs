@@ -44,8 +44,15 @@ pub struct FlowQueueing {
     /// bytes, the largest packet a scenario may send, so that one packet always fits.
     pub memory_limit_bytes: u32,
     /// Mark ECN-capable packets whose sojourn time exceeds this at dequeue, milliseconds;
-    /// 0 is off (ns-3 `CeThreshold`, Linux `ce_threshold`).
+    /// 0 is off (ns-3 `CeThreshold`, Linux `ce_threshold`). Not a key of its own here: each
+    /// discipline states it with its AQM's keys and sets it in [`crate::AqmParams::scheduler`].
+    #[serde(skip)]
     pub ce_threshold_ms: f64,
+    /// The flow queue cut by an overlimit drop tells its AQM ([`crate::Aqm::on_overflow`]), as
+    /// Linux CAKE's `cake_drop` calls `cobalt_queue_full`; ns-3.37's FQ disciplines do not. Set
+    /// by the discipline, not a key.
+    #[serde(skip)]
+    pub overlimit_tells_aqm: bool,
 }
 
 impl Default for FlowQueueing {
@@ -62,6 +69,7 @@ impl Default for FlowQueueing {
             set_ways: 8,
             memory_limit_bytes: 32 << 20,
             ce_threshold_ms: 0.0,
+            overlimit_tells_aqm: false,
         }
     }
 }
@@ -83,8 +91,8 @@ impl FlowQueueing {
     }
 }
 
-/// The [`crate::ParamDoc`] entries of [`FlowQueueing`]'s keys, followed by `$doc`s: the
-/// `PARAMS` table of an FQ discipline's parameter struct (its own keys come first).
+/// The [`crate::ParamDoc`] entries of [`FlowQueueing`]'s keys, after `$doc`s: the `PARAMS`
+/// table of an FQ discipline's parameter struct (its own keys come first).
 #[macro_export]
 macro_rules! with_flow_queueing_docs {
     ($($doc:expr),* $(,)?) => {
@@ -132,15 +140,18 @@ macro_rules! with_flow_queueing_docs {
                 $crate::Range::Count(65535),
                 "most bytes held (at least one packet of the largest size); above it the fattest flow queue is cut",
             ),
-            $crate::ParamDoc::new(
-                "ce_threshold_ms",
-                "ms",
-                $crate::Range::Noted(
-                    &$crate::Range::Number($crate::params::Bound::closed(0.0), $crate::params::Bound::closed(1e9)),
-                    "0 is off",
-                ),
-                "mark ECN-capable packets whose sojourn exceeds this",
-            ),
         ]
     };
 }
+
+/// The [`crate::ParamDoc`] of a flow-queueing discipline's CE threshold
+/// ([`FlowQueueing::ce_threshold_ms`]).
+pub const CE_THRESHOLD_DOC: crate::ParamDoc = crate::ParamDoc::new(
+    "ce_threshold_ms",
+    "ms",
+    crate::Range::Noted(
+        &crate::Range::Number(super::Bound::closed(0.0), super::Bound::closed(1e9)),
+        "0 is off",
+    ),
+    "mark ECN-capable packets whose sojourn exceeds this",
+);

@@ -10,7 +10,7 @@
 mod flow_queueing;
 mod range;
 
-pub use flow_queueing::{FlowQueueing, Scheduler};
+pub use flow_queueing::{FlowQueueing, Scheduler, CE_THRESHOLD_DOC};
 pub use range::{
     Bound, Limit, Other, Range, DURATION_MS, FRACTION, NON_NEGATIVE, POSITIVE, POSITIVE_FRACTION,
 };

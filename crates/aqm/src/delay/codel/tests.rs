@@ -398,6 +398,7 @@ impl ContractHost {
                         return Some(p.0);
                     }
                 }
+                other => panic!("CoDel gives no {other:?}"),
             }
         }
         None

@@ -73,6 +73,7 @@ pub struct FlowQueues {
     quantum_bytes: i64,
     drop_batch_size: u32,
     ce_threshold_ns: Option<u64>,
+    overlimit_tells_aqm: bool,
     classifier: Classifier,
     /// Per bucket: the index of its flow queue in `queues`, or [`NONE`].
     bucket_queue: Vec<u32>,
@@ -113,6 +114,7 @@ impl FlowQueues {
             drop_batch_size: fq.drop_batch_size,
             ce_threshold_ns: (fq.ce_threshold_ms > 0.0)
                 .then(|| (fq.ce_threshold_ms * 1e6).round() as u64),
+            overlimit_tells_aqm: fq.overlimit_tells_aqm,
             classifier: Classifier::new(fq.flows, fq.perturbation, ways),
             bucket_queue: vec![NONE; fq.flows as usize],
             queues: Vec::new(),
@@ -269,7 +271,9 @@ impl FlowQueues {
                 break;
             }
         }
-        fq.aqm.on_overflow(now_ns);
+        if self.overlimit_tells_aqm {
+            fq.aqm.on_overflow(now_ns);
+        }
     }
 
     /// Take the next packet to transmit (RFC 8290 §4.2): the first flow queue with credit,

@@ -78,8 +78,9 @@ pub fn judge_arrival(
 }
 
 /// What an AQM's verdict on a departing packet does: the packet to send (marked CE for an
-/// early signal when the port and the packet use ECN), or `None` when it is dropped (counted
-/// as a drop at dequeue when `counted`, and in the conservation counts). A verdict at the
+/// early signal or a mark when the port and the packet use ECN), or `None` when it is dropped
+/// (an early signal without ECN, or a forced drop: counted as a drop at dequeue when
+/// `counted`, and in the conservation counts). A verdict at the
 /// head counts with the packet's arrival (`counted`), so that every rate over arrivals counts
 /// each arriving packet at most once, whatever the window.
 pub fn judge_departure(
@@ -97,7 +98,16 @@ pub fn judge_departure(
             }
             Some(pkt)
         }
-        DequeueVerdict::EarlyDrop => {
+        DequeueVerdict::Mark => {
+            if host.marks(&pkt) {
+                pkt.flags |= flags::CE;
+                if counted {
+                    host.stats.marks += 1;
+                }
+            }
+            Some(pkt)
+        }
+        DequeueVerdict::EarlyDrop | DequeueVerdict::ForcedDrop => {
             if counted {
                 host.stats.dequeue_drops += 1;
             }
