@@ -13,7 +13,7 @@ import venv
 from pathlib import Path
 
 import pytest
-from test_validate_ns3 import fake_program
+from test_validate_ns3 import fake_program, needs_new_aqms
 
 from conftest import REPO_ROOT
 
@@ -90,6 +90,7 @@ def test_list_run_and_reproduce_from_an_empty_folder(installed, tmp_path):
     assert (work / "results" / "reproduce-betared-quick" / "figures" / "fig3.png").is_file()
 
 
+@needs_new_aqms
 def test_validate_finds_its_programs_and_scenarios(installed, tmp_path):
     work = tmp_path / "empty"
     work.mkdir()
@@ -97,7 +98,7 @@ def test_validate_finds_its_programs_and_scenarios(installed, tmp_path):
     proc = _run(installed, work, "aqmlab", "validate", "ns3", "--quick", "--quiet", "--jobs", "2",
                 AQMLAB_NS3_PROGRAM=str(fake))  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert "20 runs: 0 already stored, 20 run now, 0 failed" in proc.stdout
+    assert "52 runs: 0 already stored, 52 run now, 0 failed" in proc.stdout
     assert (work / "results" / "validate-ns3-quick" / "validation-ns3.md").is_file()
 
 
