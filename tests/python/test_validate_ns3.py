@@ -1,10 +1,15 @@
 """`aqmlab validate ns3` without ns-3: the grids, the program's arguments and the queue-disc
 mapping taken from the resolved scenarios, parsing of the program's JSON line, run ids, resumable
 storage and interruption with a fake ns-3 program, the page, and the one-line install hint when
-ns-3 or the compiler is missing."""
+ns-3 or the compiler is missing.
+
+COBALT, FQ-CoDel, FQ-PIE and FQ-COBALT map from their resolved `[queue.<name>]` tables. Where
+aqmlab's build does not know them yet, the tests give those tables by hand (`NEW_TABLES`, the
+values aqmlab resolves by default) and skip what needs aqmlab to run them."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -16,15 +21,74 @@ import time
 from pathlib import Path
 
 import pytest
+import tomllib
 
+from aqmlab import _core
 from aqmlab.engine import outdir
 from aqmlab.engine.scenario import Scenario
 from aqmlab.engine.store import RunStore
 from aqmlab.validate import common as validate
 from aqmlab.validate.ns3 import page as ns3_page
+from aqmlab.validate.ns3 import queue_discs
 from aqmlab.validate.ns3 import suite as validate_ns3
 from aqmlab.validate.ns3.queue_discs import MappingError, queue_disc
 from conftest import REPO_ROOT, assert_usage_error
+
+_PIE = {
+    "target_ms": 15.0,
+    "t_update_ms": 15.0,
+    "alpha": 0.125,
+    "beta": 1.25,
+    "max_burst_ms": 150.0,
+    "mean_pkt_bytes": 1000,
+    "dq_threshold_bytes": 16384,
+    "use_dequeue_rate_estimator": False,
+    "use_cap_drop_adjustment": True,
+    "use_derandomization": False,
+    "ecn_max_p": 0.1,
+    "burst_rule": "ns3",
+    "short_queue_rule": "ns3",
+}
+_FQ = {
+    "quantum_bytes": 1500,
+    "flows": 1024,
+    "drop_batch_size": 64,
+    "perturbation": 0,
+    "set_associative_hash": False,
+    "set_ways": 8,
+    "memory_limit_bytes": 33554432,
+    "ce_threshold_ms": 0.0,
+}
+_COBALT = {
+    "target_ms": 5.0,
+    "interval_ms": 100.0,
+    "increment": 0.00390625,
+    "decrement": 0.000244140625,
+    "blue_threshold_ms": 400.0,
+    "ce_threshold_ms": 0.0,
+    "p_drop_initial": 0.0,
+    "ns3_blue_timer_wrap": True,
+}
+NEW_TABLES = {
+    "fq_codel": {"target_ms": 5.0, "interval_ms": 100.0, "mtu_bytes": 1500, **_FQ},
+    "fq_pie": {**_PIE, **_FQ},
+    "cobalt": _COBALT,
+    "fq_cobalt": {**_COBALT, **_FQ},
+}
+"""The `[queue.<name>]` tables of the four AQMs as aqmlab resolves them by default (fq_pie:
+PIE's keys, whose ns-3.37 FqPieQueueDisc defaults are PieQueueDisc's, and the FQ keys);
+`test_new_tables_are_what_aqmlab_resolves` checks them against the build."""
+
+
+def _with_tables(queue: dict, aqm: str, **changes) -> dict:
+    """A resolved `[queue]` table running `aqm`, with the four AQMs' tables (changed by
+    `changes`, keys of `aqm`'s table) when aqmlab does not resolve them itself."""
+    queue = {**queue, "aqm": aqm}
+    for name, table in NEW_TABLES.items():
+        queue.setdefault(name, dict(table))
+    queue[aqm] = {**queue[aqm], **changes}
+    return queue
+
 
 FAKE_NS3 = """\
 import json, sys, time
@@ -71,26 +135,81 @@ TINY = validate_ns3.Grid(
 def test_sources_and_scenarios_exist():
     validate_ns3.check_files()
     text = validate_ns3.PROGRAM_SOURCE.read_text()
-    for option in ("aqm", "schedule", "flows", "duration", "measureFrom", "qdisc", "run", "nMax"):
+    options = (
+        *("aqm", "schedule", "flows", "duration", "measureFrom", "qdisc", "run", "nMax"),
+        *("bottleneckDelay", "senderDelays", "receiverDelays"),
+        *("udpFlows", "udpRateKbps", "udpPacketBytes"),
+    )
+    for option in options:
         assert f'cmd.AddValue("{option}"' in text
     assert "segmentSize = 948" in text  # the program's own default, as the harness passes
+    # the program knows every AQM the harness maps, by the same queue disc
+    setup = validate_ns3.PROGRAM_HEADERS[0].read_text()
+    for aqm, type_name in queue_discs.QUEUE_DISCS.items():
+        assert f'aqm == "{aqm}"' in setup and f'"{type_name}"' in setup
+    assert set(validate_ns3.AQMS) == set(queue_discs.QUEUE_DISCS)
+
+
+def test_the_checkout_is_found():
+    assert validate.ROOT == REPO_ROOT and validate.in_checkout()
+    assert validate_ns3.BUILD_DIR == REPO_ROOT / "target" / "ns3"
+    assert validate_ns3.DOCS_PAGE == REPO_ROOT / "docs" / "validation-ns3.md"
 
 
 def test_grids():
+    new = set(validate_ns3.FQ_AND_COBALT)
+    assert new == set(NEW_TABLES)
+    assert validate_ns3.AQMS == validate_ns3.CLASSIC_AQMS + validate_ns3.FQ_AND_COBALT
     quick = validate_ns3.grid(True)
-    assert {c.aqm for c in quick.cases} == set(validate_ns3.AQMS)
-    assert {c.flows for c in quick.cases} == {50, 200} and len(quick.cases) == 10
+    plain = [c for c in quick.cases if not c.variant]
+    assert {c.aqm for c in plain} == set(validate_ns3.AQMS)
+    assert {c.flows for c in plain} == {50, 200} and len(plain) == 18
+    for variant in validate_ns3.VARIANTS:
+        cases = [c for c in quick.cases if c.variant == variant]
+        assert {c.aqm for c in cases} == new and {c.flows for c in cases} == {50}
+        assert len(cases) == 4
+    assert len(quick.cases) == 26
     assert {(c.scenario, c.duration_s, c.window_start_s) for c in quick.cases} == {(1, 20.0, 10.0)}
     assert quick.seeds(quick.cases[0]) == (1,)
     full = validate_ns3.grid(False)
-    s1 = [c for c in full.cases if c.scenario == 1]
+    s1 = [c for c in full.cases if c.scenario == 1 and not c.variant]
     s2 = [c for c in full.cases if c.scenario == 2]
-    assert {c.flows for c in s1} == {50, 200, 800} and len(s1) == 15
+    assert {c.flows for c in s1} == {50, 200, 800} and len(s1) == 27
+    assert {c.aqm for c in s1} == set(validate_ns3.AQMS)
     assert {(c.duration_s, c.window_start_s) for c in s1} == {(50.0, 25.0)}
     assert {(c.flows, c.duration_s, c.window_start_s) for c in s2} == {(800, 250.0, 0.0)}
+    assert {c.aqm for c in s2} == set(validate_ns3.CLASSIC_AQMS)
+    for variant in validate_ns3.VARIANTS:
+        cases = [c for c in full.cases if c.variant == variant]
+        assert {c.aqm for c in cases} == set(validate_ns3.AQMS) and len(cases) == 9
+        assert {(c.scenario, c.flows, c.duration_s, c.window_start_s) for c in cases} == {
+            (1, 100, 50.0, 25.0)
+        }
     assert full.seeds(s1[0]) == (1, 2, 3) and full.seeds(s2[0]) == (1,)
-    assert len({c.case_id for c in full.cases}) == len(full.cases)
+    for g in (quick, full):
+        assert len({c.case_id for c in g.cases}) == len(g.cases)
+        assert len({c.label for c in g.cases}) == len(g.cases)
+    # the ids of the cases that ran before the variants existed are unchanged
+    assert validate_ns3.Case(1, "red", 50, 50.0, 25.0).case_id == "s1-red-n50-d50-w25"
+    mixed = validate_ns3.Case(1, "fq_pie", 100, 50.0, 25.0, "mixed-rtt")
+    assert mixed.case_id == "s1-mixed-rtt-fq_pie-n100-d50-w25"
+    assert mixed.label == "S1 mixed RTT fq_pie N=100 (25–50 s)"
+    flood = validate_ns3.Case(1, "cobalt", 50, 20.0, 10.0, "udp-flood")
+    assert flood.label == "S1 UDP flood cobalt N=50 (10–20 s)"
+    # every case maps onto the program
     validate_ns3.check_grid(full)
+
+
+def test_the_new_aqms_map_in_every_case_of_the_grids():
+    for g in (validate_ns3.grid(True), validate_ns3.grid(False)):
+        validate_ns3.check_grid(g)
+        for case in g.cases:
+            qdisc = next(a for a in validate_ns3.ns3_args(case, 1) if a.startswith("--qdisc="))
+            assert qdisc == "--qdisc=" + validate_ns3.mapping(case).argument()
+    args = validate_ns3.ns3_args(validate_ns3.Case(1, "fq_codel", 50, 20.0, 10.0), 1)
+    assert "--aqm=fq_codel" in args
+    qdisc = next(a for a in args if a.startswith("--qdisc="))
+    assert "ns3::CoDelQueueDisc::MinBytes=1500" in qdisc and "Quantum=1500" in qdisc
 
 
 def test_arguments_come_from_the_resolved_scenario():
@@ -119,12 +238,106 @@ def test_arguments_come_from_the_resolved_scenario():
     assert "--phase=50.0" in s2 and "--measureFrom=0.0" in s2 and "--duration=250.0" in s2
 
 
+def test_plain_cases_give_the_delays_of_scenario_1():
+    args = validate_ns3.ns3_args(validate_ns3.Case(1, "codel", 50, 20.0, 10.0), 1)
+    for expected in ("--bottleneckDelay=10.0", "--senderDelays=1.0", "--receiverDelays=1.0"):
+        assert expected in args
+    assert not any(a.startswith("--udp") for a in args)
+
+
+def test_mixed_rtt_variant():
+    case = validate_ns3.Case(1, "codel", 50, 20.0, 10.0, "mixed-rtt")
+    sets = dict(validate_ns3.aqmlab_overrides(case))
+    assert sets["topology.bottleneck_delay_ms"] == "2.0"
+    assert sets["traffic.schedule.flows"] == "50" and sets["queue.aqm"] == '"codel"'
+    topo = validate_ns3.resolved(case)["topology"]
+    delays = topo["sender_delay_ms"]["list"]
+    assert delays == [2.0 + 5 * k for k in range(20)]
+    # round-trip propagation: 2 × (sender + bottleneck + receiver) = 10, 20, ..., 200 ms
+    rtts = [2 * (d + topo["bottleneck_delay_ms"] + topo["receiver_delay_ms"]) for d in delays]
+    assert rtts == [10.0 * k for k in range(1, 21)]
+    args = validate_ns3.ns3_args(case, 1)
+    assert "--bottleneckDelay=2.0" in args and "--receiverDelays=1.0" in args
+    assert f"--senderDelays={','.join(map(repr, delays))}" in args
+    assert "--flows=50" in args and "--schedule=constant" in args
+    # RED's LinkDelay follows the bottleneck
+    red = validate_ns3.mapping(dataclasses.replace(case, aqm="red"))
+    assert {a.name: a.value for a in red.attributes}["LinkDelay"] == "2000000ns"
+
+
+def test_udp_flood_variant():
+    case = validate_ns3.Case(1, "pie", 50, 20.0, 10.0, "udp-flood")
+    sets = dict(validate_ns3.aqmlab_overrides(case))
+    assert "traffic.schedule.flows" not in sets
+    traffic = validate_ns3.resolved(case)["traffic"]
+    tcp, udp = traffic["groups"]
+    assert tcp["schedule"] == {"kind": "constant", "flows": 50}
+    assert udp["transport"] == "udp" and udp["schedule"] == {"kind": "constant", "flows": 1}
+    assert udp["source"]["kind"] == "cbr" and udp["source"]["rate_kbps"] == 75000.0
+    assert udp["source"]["packet_bytes"] == 1000 and not udp["source"]["random"]
+    args = validate_ns3.ns3_args(case, 3)
+    for expected in (
+        "--schedule=constant",
+        "--flows=50",
+        "--udpFlows=1",
+        "--udpRateKbps=75000.0",
+        "--udpPacketBytes=1000",
+        "--startJitter=1.0",
+        "--bottleneckDelay=10.0",
+        "--run=3",
+    ):
+        assert expected in args
+    assert validate_ns3.max_packet_bytes(validate_ns3.resolved(case)) == 1000
+
+
 def test_scenario_the_program_cannot_build_is_refused(monkeypatch):
     case = validate_ns3.Case(1, "red", 5, 2.0, 1.0)
     sc = validate_ns3.resolved(case)
     sc["topology"]["bottleneck_rate_mbps"] = 100.0
     monkeypatch.setattr(validate_ns3, "resolved", lambda c: sc)
     with pytest.raises(validate.ValidationError, match="bottleneck_rate_mbps.*50.0 only"):
+        validate_ns3.ns3_args(case, 1)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda sc: sc["topology"].update(sender_delay_ms={"uniform": [1.0, 5.0]}),
+            "sender_delay_ms = .*uniform.*not a drawn one",
+        ),
+        (
+            lambda sc: sc["traffic"]["groups"][0].update(receiver_delay_ms=3.0),
+            r"traffic.groups\[0\].receiver_delay_ms: the ns-3 program does not model",
+        ),
+        (
+            lambda sc: sc["traffic"]["groups"].reverse(),
+            r"transports \['udp', 'tcp'\]",
+        ),
+        (
+            lambda sc: sc["traffic"]["groups"][1].update(start_jitter_s=5.0),
+            "start_jitter_s differs between groups",
+        ),
+        (
+            lambda sc: sc["traffic"]["groups"][1]["source"].update(random=True),
+            "constant bit rate",
+        ),
+        (
+            lambda sc: sc["traffic"]["groups"][1]["source"].update(packet_bytes=80),
+            "at least 81 B",
+        ),
+        (
+            lambda sc: sc["traffic"]["groups"][1]["schedule"].update(kind="poisson"),
+            r"groups\[1\].schedule.kind = 'poisson'",
+        ),
+    ],
+)
+def test_traffic_the_program_cannot_build_is_refused(monkeypatch, change, message):
+    case = validate_ns3.Case(1, "codel", 5, 2.0, 1.0, "udp-flood")
+    sc = validate_ns3.resolved(case)
+    change(sc)
+    monkeypatch.setattr(validate_ns3, "resolved", lambda c: sc)
+    with pytest.raises(validate.ValidationError, match=message):
         validate_ns3.ns3_args(case, 1)
 
 
@@ -188,6 +401,192 @@ def test_pie_codel_droptail_mapping():
         queue_disc(_queue("betared"), 50e6, 10.0)
 
 
+def _new(aqm: str, limit: int = 1000, ecn: bool = False, packet: int = 1000, **changes):
+    queue = _with_tables(_queue("codel"), aqm, **changes)
+    queue.update(limit_pkts=limit, ecn=ecn)
+    return queue_disc(queue, 50e6, 10.0, packet)
+
+
+FQ_EXPECTED = {
+    "Flows": "1024",
+    "DropBatchSize": "64",
+    "Perturbation": "0",
+    "Quantum": "1500",
+    "EnableSetAssociativeHash": "false",
+    "SetWays": "8",
+    "CeThreshold": "max",
+    "UseL4s": "false",
+}
+COBALT_EXPECTED = {
+    "MaxSize": "1000p",
+    "Target": "5000000ns",
+    "Interval": "100000000ns",
+    "UseEcn": "false",
+    "Pdrop": "0",
+    "Increment": "0.00390625",
+    "Decrement": "0.000244140625",
+    "BlueThreshold": "400000000ns",
+}
+PIE_EXPECTED = {
+    "MaxSize": "1000p",
+    "MeanPktSize": "1000",
+    "QueueDelayReference": "15000000ns",
+    "Tupdate": "15000000ns",
+    "Supdate": "0ns",
+    "A": "0.125",
+    "B": "1.25",
+    "MaxBurstAllowance": "150000000ns",
+    "DequeueThreshold": "16384",
+    "UseDequeueRateEstimator": "false",
+    "UseCapDropAdjustment": "true",
+    "UseDerandomization": "false",
+    "UseEcn": "false",
+    "MarkEcnThreshold": "0.1",
+}
+NEW_EXPECTED = {
+    "cobalt": (
+        "ns3::CobaltQueueDisc",
+        {**COBALT_EXPECTED, "CeThreshold": "max", "UseL4s": "false"},
+    ),
+    "fq_cobalt": (
+        "ns3::FqCobaltQueueDisc",
+        {
+            **COBALT_EXPECTED,
+            "ns3::CobaltQueueDisc::BlueThreshold": "400000000ns",
+            **FQ_EXPECTED,
+        },
+    ),
+    "fq_codel": (
+        "ns3::FqCoDelQueueDisc",
+        {
+            "MaxSize": "1000p",
+            "Target": "5000000ns",
+            "Interval": "100000000ns",
+            "ns3::CoDelQueueDisc::MinBytes": "1500",
+            "UseEcn": "false",
+            **FQ_EXPECTED,
+        },
+    ),
+    "fq_pie": (
+        "ns3::FqPieQueueDisc",
+        {
+            **PIE_EXPECTED,
+            "ns3::PieQueueDisc::MarkEcnThreshold": "0.1",
+            "ns3::PieQueueDisc::ActiveThreshold": "max",
+            **FQ_EXPECTED,
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("aqm", sorted(NEW_EXPECTED))
+def test_new_aqm_mapping_has_every_attribute(aqm):
+    type_name, expected = NEW_EXPECTED[aqm]
+    m = _new(aqm)
+    assert m.aqm == aqm and m.type == type_name == queue_discs.QUEUE_DISCS[aqm]
+    assert {a.name: a.value for a in m.attributes} == expected
+    assert len({a.name for a in m.attributes}) == len(m.attributes)
+    assert m.attributes[0].name == "MaxSize"
+    # every key aqmlab resolves reaches an attribute, except the memory limit (no ns-3
+    # counterpart; it cannot bind at 1000 packets of 1000 B)
+    sources = " ".join(a.source for a in m.attributes)
+    for key in NEW_TABLES[aqm]:
+        if key in ("memory_limit_bytes", "burst_rule", "short_queue_rule", "ns3_blue_timer_wrap"):
+            continue
+        assert f"`queue.{aqm}.{key}` = " in sources, key
+    assert not any("memory" in d or "not mapped:" in d for d in m.differences)
+    assert m.argument() == ",".join(f"{k}={v}" for k, v in expected.items())
+    if aqm.startswith("fq_"):
+        assert any("murmur3" in d for d in m.differences)
+        assert any("creates a flow queue" in d for d in m.differences)
+
+
+def test_new_tables_are_what_aqmlab_resolves():
+    for aqm, table in NEW_TABLES.items():
+        text = _core.resolve_scenario(
+            f'duration_s = 1.0\n[queue]\naqm = "{aqm}"\n[traffic.schedule]\nkind = "constant"\n'
+            "flows = 1\n",
+            [],
+        )
+        assert tomllib.loads(text)["queue"][aqm] == table, aqm
+
+
+def test_new_aqm_values_are_converted():
+    codel = {a.name: a.value for a in _new("fq_codel", target_ms=7.5, interval_ms=250.0,
+                                           mtu_bytes=1000, quantum_bytes=300, flows=2048,
+                                           drop_batch_size=32, perturbation=17,
+                                           ce_threshold_ms=2.5, ecn=True).attributes}  # fmt: skip
+    assert codel["Target"] == "7500000ns" and codel["Interval"] == "250000000ns"
+    assert codel["ns3::CoDelQueueDisc::MinBytes"] == "1000" and codel["Quantum"] == "300"
+    assert codel["Flows"] == "2048" and codel["DropBatchSize"] == "32"
+    assert codel["Perturbation"] == "17" and codel["CeThreshold"] == "2500000ns"
+    assert codel["UseEcn"] == "true"
+    pie = _new("fq_pie", limit=500, target_ms=20.0, ecn_max_p=0.25, set_associative_hash=True,
+               set_ways=16)  # fmt: skip
+    attrs = {a.name: a.value for a in pie.attributes}
+    assert attrs["MaxSize"] == "500p" and attrs["QueueDelayReference"] == "20000000ns"
+    assert attrs["MarkEcnThreshold"] == attrs["ns3::PieQueueDisc::MarkEcnThreshold"] == "0.25"
+    assert attrs["EnableSetAssociativeHash"] == "true" and attrs["SetWays"] == "16"
+    cobalt = {a.name: a.value for a in _new("cobalt", increment=0.01, decrement=0.001,
+                                            blue_threshold_ms=100.0).attributes}  # fmt: skip
+    assert cobalt["Increment"] == "0.01" and cobalt["Decrement"] == "0.001"
+    assert cobalt["BlueThreshold"] == "100000000ns"
+    fq_cobalt = {a.name: a.value for a in _new("fq_cobalt", target_ms=2.0).attributes}
+    assert fq_cobalt["Target"] == "2000000ns" and fq_cobalt["Pdrop"] == "0"
+
+
+def test_new_aqm_differences():
+    # a memory limit below limit_pkts × the largest packet can bind; ns-3 has none
+    small = _new("fq_codel", memory_limit_bytes=500_000)
+    assert any("memory_limit_bytes` = 500000 can bind" in d for d in small.differences)
+    assert not any(
+        "memory" in d for d in _new("fq_codel", memory_limit_bytes=2_000_000).differences
+    )
+    big_packets = _new("fq_codel", packet=1500, memory_limit_bytes=1_200_000)
+    assert any("1500000 B" in d for d in big_packets.differences)
+    # CE threshold: CoDel and COBALT mark above it only with ECN; PIE only in L4S mode
+    for aqm in ("fq_codel", "cobalt", "fq_cobalt"):
+        assert any("only when UseEcn" in d for d in _new(aqm, ce_threshold_ms=1.0).differences)
+    for aqm in ("fq_codel", "cobalt"):
+        assert not any("UseEcn" in d for d in _new(aqm, ce_threshold_ms=1.0, ecn=True).differences)
+    # FqCobaltQueueDisc does not pass UseEcn and CeThreshold on to its flow queues
+    assert any("passes only MaxSize" in d for d in _new("fq_cobalt").differences)
+    # BLUE's 32-bit timer: ns-3.37's by default, Linux's on request
+    assert not any("wrap" in d for d in _new("cobalt").differences)
+    assert any(
+        "wrap after 4.3 s" in d for d in _new("cobalt", ns3_blue_timer_wrap=False).differences
+    )
+    assert any("L4S" in d for d in _new("fq_pie", ce_threshold_ms=1.0).differences)
+    assert not any("L4S" in d for d in _new("fq_pie").differences)
+    pie = _new("fq_pie", burst_rule="rfc8033", mean_pkt_bytes=999.5)
+    assert any("burst_rule" in d for d in pie.differences)
+    assert any("rounded to 1000" in d for d in pie.differences)
+    assert any("staggered" in d for d in pie.differences)
+    assert any("Quantum 0" in d for d in _new("fq_cobalt", quantum_bytes=0).differences)
+    # a key aqmlab gains is listed, not dropped; a key the mapping reads must be there
+    extra = _new("cobalt", new_key=3)
+    assert any("`queue.cobalt.new_key` = 3 is not mapped" in d for d in extra.differences)
+    queue = _with_tables(_queue("codel"), "cobalt")
+    del queue["cobalt"]["increment"]
+    with pytest.raises(MappingError, match="queue.cobalt.increment: not in the resolved"):
+        queue_disc(queue, 50e6, 10.0)
+    with pytest.raises(MappingError, match="not a multiple of queue.fq_pie.set_ways"):
+        _new("fq_pie", set_associative_hash=True, flows=1000, set_ways=16)
+
+
+def test_a_key_is_one_row_of_a_table(monkeypatch):
+    spec = queue_discs.TABLES["cobalt"]
+    row = queue_discs.Row("Pdrop", "initial_p", queue_discs._real)
+    rows = tuple(r for r in spec.rows if r.attribute != "Pdrop") + (row,)
+    monkeypatch.setitem(queue_discs.TABLES, "cobalt", dataclasses.replace(spec, rows=rows))
+    m = _new("cobalt", initial_p=0.5)
+    attrs = {a.name: a for a in m.attributes}
+    assert (
+        attrs["Pdrop"].value == "0.5" and "`queue.cobalt.initial_p` = 0.5" in attrs["Pdrop"].source
+    )
+    assert not any("initial_p" in d for d in m.differences)
+
+
 def test_parse_ns3_output():
     line = {k: 1.0 for k in validate_ns3.NS3_KEYS} | {"jitter_ms": None, "phases": [{"a": 1}]}
     out = validate_ns3.parse_ns3_output("t=1 s\n" + json.dumps(line) + "\n")
@@ -249,6 +648,49 @@ def test_store_is_resumable_and_the_page_is_written(tmp_path, fake):
     csv = (out / validate_ns3.TABLE).read_text().splitlines()
     assert csv[0].startswith("case,metric,ns3,ns3_spread,aqmlab")
     assert len(csv) == 1 + 3 * len(validate_ns3.METRICS)
+
+
+def test_variants_run_and_are_stored(tmp_path, fake):
+    g = validate_ns3.Grid(
+        (
+            validate_ns3.Case(1, "codel", 5, 2.0, 1.0, "mixed-rtt"),
+            validate_ns3.Case(1, "pie", 5, 2.0, 1.0, "udp-flood"),
+        ),
+        {1: (1,)},
+        60.0,
+    )
+    out = tmp_path / "out"
+    done = validate_ns3.execute(out, g, 2, fake)
+    assert (done.total, done.ran, done.failed) == (4, 4, [])
+    store = RunStore(out)
+    flood = store.read(validate_ns3.run_id(g.cases[1], 1, "aqmlab", fake))
+    assert set(flood["aqmlab"]["group_throughput_mbps"]) == {"tcp", "udp"}
+    assert 0 < flood["aqmlab"]["jain_fairness"] <= 1
+    assert ["queue.aqm", '"pie"'] in flood["overrides"]
+    command = store.read(validate_ns3.run_id(g.cases[1], 1, "ns3", fake))["command"]
+    assert "--udpFlows=1" in command and "--flows=5" in command
+    command = store.read(validate_ns3.run_id(g.cases[0], 1, "ns3", fake))["command"]
+    assert "--bottleneckDelay=2.0" in command
+    page_path, table = ns3_page.write_outputs(out, g, True, fake)
+    text = page_path.read_text()
+    assert "| S1 mixed RTT codel N=5 (1–2 s) |" in table
+    assert "| S1 UDP flood pie N=5 (1–2 s) |" in table
+    assert "its mixed-RTT variant (N ∈ {5}" in text and "its UDP-flood variant" in text
+    assert "`topology.bottleneck_delay_ms = 2.0`" in text and "**UDP flood.**" in text
+
+
+def test_page_describes_the_new_aqms():
+    g = validate_ns3.grid(False)
+    rows = [(c, [validate.judge(m, [], []) for m in validate_ns3.METRICS]) for c in g.cases]
+    text = ns3_page.page(rows, g, False, {})
+    for aqm, (type_name, _) in NEW_EXPECTED.items():
+        assert f"**{aqm}**: `{type_name}`" in text
+    assert "| ns3::CoDelQueueDisc::MinBytes | `1500` |" in text
+    assert "| Quantum | `1500` |" in text
+    assert "How ns-3.37's flow-queueing discs work" in text
+    assert "with all nine AQMs" in text and "with the five classic AQMs" in text
+    assert "| S1 UDP flood fq_cobalt N=100 (25–50 s) | – |" in text
+    assert "# 52 runs, several minutes" in text  # the quick grid's runs, both sides
 
 
 def test_failed_ns3_run_is_reported_not_stored(tmp_path, monkeypatch):
@@ -346,9 +788,9 @@ def test_cli_quick_grid_with_a_fake_ns3(tmp_path):
     out = tmp_path / "o"
     proc = _cli(["--quick", "--quiet", "--jobs", "2", "--out", str(out)], env)
     assert proc.returncode == 0, proc.stderr
-    assert "20 runs: 0 already stored, 20 run now, 0 failed" in proc.stdout
+    assert "52 runs: 0 already stored, 52 run now, 0 failed" in proc.stdout
     assert f"page: {out / validate_ns3.PAGE}" in proc.stdout
     assert "docs/validation-ns3.md" not in proc.stdout  # only the full grid writes the docs page
     assert outdir.result_kind(out) == "validate"
     again = _cli(["--quick", "--quiet", "--out", str(out)], env)
-    assert "20 runs: 20 already stored, 0 run now, 0 failed" in again.stdout
+    assert "52 runs: 52 already stored, 0 run now, 0 failed" in again.stdout

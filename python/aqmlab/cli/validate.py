@@ -74,8 +74,9 @@ def cmd_ns3(args: argparse.Namespace) -> int:
     g = validate_ns3.grid(args.quick)
     try:
         validate_ns3.check_files()
+        validate_ns3.check_tools()  # ns-3 and g++ are there, unless a program is named
         validate_ns3.check_grid(g)
-        prog = validate_ns3.program()  # finds ns-3 and g++, builds once per source digest
+        prog = validate_ns3.program()  # builds once per source digest
     except ValidationError as e:
         raise error(str(e)) from None
     out = _out_dir(args, "ns3")
@@ -121,12 +122,13 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_ns2)
     p = sub.add_parser(
         "ns3",
-        help="against ns-3.37 on the BetaRED dumbbell with five AQMs (needs libns3-dev and g++)",
+        help="against ns-3.37 on the BetaRED dumbbell with nine AQMs (needs libns3-dev and g++)",
     )
     p.add_argument(
         "--quick",
         action="store_true",
-        help="scenario 1 at N = 50 and 200, 20 s runs, 1 seed (a few minutes); the full grid "
+        help="scenario 1 at N = 50 and 200, and its mixed-RTT and UDP-flood variants at N = 50 "
+        "for COBALT and the FQ AQMs, 20 s runs, 1 seed (several minutes); the full grid "
         "takes hours and rewrites docs/validation-ns3.md",
     )
     _add_common(p, "ns3")

@@ -26,7 +26,7 @@ from ..engine.outdir import open_resumable
 from ..engine.store import RunStore
 from ..sweeps.interrupt import Interrupted
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 """The repository checkout aqmlab runs from, when it runs from one (it holds `Cargo.toml`):
 the full ns-3 grid then also rewrites its `docs/validation-ns3.md`, and builds go under its
 `target/`. An installed aqmlab has none."""

@@ -15,17 +15,28 @@ from ...engine.scenario import toml_literal
 from ...engine.store import RunStore
 from .. import common
 from ..common import LABELS, TOLERANCES, Comparison
+from .queue_discs import FLOW_QUEUEING
 from .suite import (
+    CLASSIC_AQMS,
     METRICS,
+    MIXED_RTT,
+    MIXED_RTT_BOTTLENECK_DELAY_MS,
+    MIXED_RTT_RTTS_MS,
     NS3_HEADERS_BYTES,
     PAGE,
     TABLE,
+    UDP_FLOOD,
+    UDP_FLOOD_RATE,
+    VARIANTS,
     Case,
     Grid,
     Program,
+    aqmlab_overrides,
     compare,
+    grid,
     mapping,
     markdown_table,
+    mixed_rtt_sender_delays_ms,
     resolved,
     stored_records,
 )
@@ -34,9 +45,11 @@ Records = Mapping[tuple[str, str], list[dict[str, Any]]]
 
 INTRO = """\
 The BetaRED dumbbell (Giménez et al. 2022, §3.1) run in aqmlab and in ns-3.37, an independent
-packet-level simulator with a full TCP implementation, with drop tail, RED, Adaptive RED, PIE
-and CoDel at the bottleneck. `aqmlab validate ns3` runs both sides, stores every run, and
-writes this page; neither side is tuned to bring the numbers together."""
+packet-level simulator with a full TCP implementation, with drop tail, RED, Adaptive RED, PIE,
+CoDel, COBALT, FQ-CoDel, FQ-PIE and FQ-COBALT at the bottleneck, and two variants of its
+scenario 1: mixed round-trip times, and a UDP flood among the TCP flows. `aqmlab validate ns3`
+runs both sides, stores every run, and writes this page; neither side is tuned to bring the
+numbers together."""
 
 METRIC_ROWS = (
     (
@@ -50,24 +63,29 @@ METRIC_ROWS = (
     (
         "goodput (Mb/s)",
         "payload delivered in order to the receiving applications inside the window × 8 / "
-        "window length; headers and duplicates do not count",
+        "window length; headers and duplicates do not count, except that a UDP flow's packets "
+        "count whole (IP and UDP headers included), as they arrive",
         "`throughput_mbps`",
-        "growth of Σ `PacketSink::GetTotalRx()` over the window",
+        "growth of Σ `PacketSink::GetTotalRx()` over the window, plus 28 B of IP and UDP "
+        "headers per packet a UDP sink received",
     ),
     (
         "average queue, queue STD (pkts)",
         "time-weighted mean and population STD of the packets waiting at the port (not the "
         "one being serialised), integrated exactly at every change",
         "`avg_queue_pkts`, `std_queue_pkts`",
-        "the queue disc's `PacketsInQueue` plus the device's 1-packet queue, integrated at "
+        "the queue disc's `PacketsInQueue` (for a flow-queueing disc, the packets of all its "
+        "flow queues, which report to it) plus the device's 1-packet queue, integrated at "
         "every change of either",
     ),
     (
         "drop rate",
         "drops at the port / packets arriving there, inside the window (drops at enqueue "
-        "and, for CoDel, at dequeue)",
+        "and, for CoDel, COBALT and the flow-queueing AQMs, at dequeue and from the head of "
+        "the fattest flow queue)",
         "`drop_rate`",
-        "`QueueDisc::GetStats()`: dropped / received packets, differences over the window",
+        "`QueueDisc::GetStats()` of the root queue disc (its flow queues' drops included): "
+        "dropped / received packets, differences over the window",
     ),
     (
         "mean delay (ms)",
@@ -91,10 +109,13 @@ METRIC_DEFINITIONS = "\n".join(
         *(f"| {' | '.join(row)} |" for row in METRIC_ROWS),
         "",
         "Not judged but stored with every run: jitter (mean |d_i − d_(i−1)| over consecutive "
-        "data packets of a flow), arrivals, drops and departures at the port, data packets "
-        "sent and delivered, and on the ns-3 side the queue disc's attributes as it ran, its "
-        "drop reasons, TCP events (fast recoveries, timeout episodes, RTO back-offs), "
-        "handshake delays and, for scenario 2, the same metrics per phase.",
+        "data packets of a flow), arrivals, drops, marks and departures at the port, data "
+        "packets sent and delivered, Jain's fairness index over the flows' goodputs and the "
+        "goodput of the TCP and the UDP flows apart, and on the ns-3 side the queue disc's "
+        "attributes as it ran, its drop and mark reasons, for a flow-queueing disc the flow "
+        "queues it created and the attributes of its first one, TCP events (fast recoveries, "
+        "timeout episodes, RTO back-offs), handshake delays and, for scenario 2, the same "
+        "metrics per phase.",
     ]
 )
 
@@ -110,13 +131,17 @@ NS3_SETUP = """\
   hand. Each run prints one JSON line.
 - **Topology.** One sender node and one sink node per flow and two routers. Each host sits on
   its own point-to-point link of 100 Mb/s and 1 ms to its router; R1–R2 is 50 Mb/s, 10 ms.
-  Every link is its own /30 subnet; routes come from
+  (The mixed-RTT variant: R1–R2 2 ms, and sender i's link the delay the scenario gives flow
+  i.) Every link is its own /30 subnet; routes come from
   `Ipv4GlobalRoutingHelper::PopulateRoutingTables()`.
 - **Queues.** `Ipv4AddressHelper::Assign` installs an FqCoDel queue disc on every device; all
   are removed. The queue under test is the root queue disc of R1's bottleneck device, whose own
   `DropTailQueue` is cut to 1 packet so that the queue disc holds the backlog (ns-3 can
   therefore hold one packet more than aqmlab's 1000). Every other device has a 1000-packet
   `DropTailQueue` and no queue disc, as aqmlab's `router_buffer_pkts = host_buffer_pkts = 1000`.
+  A flow-queueing disc (`FqCoDelQueueDisc`, `FqPieQueueDisc`, `FqCobaltQueueDisc`) keeps one
+  child queue disc per flow queue; the children report every enqueue, dequeue, drop and mark
+  to it, so its `PacketsInQueue` and statistics cover them all.
 - **TCP.** `TcpCubic` with `SegmentSize` = `tcp.packet_bytes` − 52: with the timestamp option
   the TCP header is 32 B, so a full data packet is 1000 B at the IP layer as in aqmlab, and
   1002 B on the wire with PPP's 2 bytes. Everything else is ns-3.37's default: SACK, timestamps,
@@ -130,7 +155,12 @@ NS3_SETUP = """\
   `BulkSendApplication` with MaxBytes 0 it keeps the socket's send buffer full with 512-byte
   writes, but its stop only ends the writes and leaves the socket open, because closing it
   crashes ns-3.37 under RED (see [below](#an-ns-337-crash-and-the-quiet-stop)). A stopped flow
-  still delivers what its send buffer holds, up to 138 segments."""
+  still delivers what its send buffer holds, up to 138 segments. The UDP flood is the
+  program's `CbrSender` on a sender of its own (after the TCP flows): a UDP socket sending a
+  packet at its start and then one every packet bits / rate (in whole ns) to the end of the
+  run, to a `PacketSink` on a UDP socket. (ns-3's `UdpClient` does the same, but its class
+  layout depends on `NS3_LOG_ENABLE`, which Debian's library is built with and the program
+  is not.)"""
 
 OUTSIDE_FULL = """\
 ### Cases outside tolerance, and why
@@ -193,9 +223,10 @@ it set-up, 4 s of that the global routing tables) and about 1.2 s in aqmlab."""
 
 RERUN = """\
 ## Rerunning
+<!-- not run: needs ns-3.37 installed, and the grids take minutes to hours -->
 ```sh
 apt-get install libns3-dev g++                   # ns-3.37 on Debian 12
-.venv/bin/aqmlab validate ns3 --quick --jobs 2   # 20 runs, a few minutes
+.venv/bin/aqmlab validate ns3 --quick --jobs 2   # {quick_runs} runs, several minutes
 .venv/bin/aqmlab validate ns3 --jobs 2           # the full grid: hours; rewrites this page
 validation/ns3/run_ns3.sh --duration=20 --schedule=constant --flows=100   # the program by hand
 ```
@@ -206,38 +237,92 @@ writes its page into its output folder only; the full grid also rewrites
 `docs/validation-ns3.md`."""
 
 
+def _join(items: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return " and ".join(filter(None, [", ".join(items[:-1]), *items[-1:]]))
+
+
+def _aqm_list(aqms: Sequence[str]) -> str:
+    if set(aqms) == set(CLASSIC_AQMS):
+        return "the five classic AQMs"
+    if len(aqms) == 9:
+        return "all nine AQMs"
+    return _join(aqms)
+
+
 def _grid_text(g: Grid, quick: bool) -> str:
-    s1 = sorted({c.flows for c in g.cases if c.scenario == 1})
-    s2 = sorted({c.flows for c in g.cases if c.scenario == 2})
+    def aqms(cases: Sequence[Case]) -> list[str]:
+        return list(dict.fromkeys(c.aqm for c in cases))
+
+    def seeds(n: int) -> str:
+        return f"{n} seed{'s' if n > 1 else ''}"
+
     parts = []
-    if s1:
-        c = next(c for c in g.cases if c.scenario == 1)
-        seeds = g.seeds_by_scenario[1]
+    for variant in ("", *VARIANTS):
+        s1 = [c for c in g.cases if c.scenario == 1 and c.variant == variant]
+        if not s1:
+            continue
+        c = s1[0]
+        ns = ", ".join(map(str, sorted({c.flows for c in s1})))
+        what = {
+            "": "scenario 1 (constant N",
+            MIXED_RTT: "its mixed-RTT variant (N",
+            UDP_FLOOD: "its UDP-flood variant (N TCP flows and one UDP flow, N",
+        }[variant]
         parts.append(
-            f"scenario 1 (constant N ∈ {{{', '.join(map(str, s1))}}}, {c.duration_s:g} s runs "
-            f"measured over {c.window_start_s:g}–{c.duration_s:g} s, "
-            f"{len(seeds)} seed{'s' if len(seeds) > 1 else ''} on each side)"
+            f"{what} ∈ {{{ns}}}, {c.duration_s:g} s runs measured over "
+            f"{c.window_start_s:g}–{c.duration_s:g} s, {seeds(len(g.seeds(c)))} on each side) "
+            f"with {_aqm_list(aqms(s1))}"
         )
+    s2 = [c for c in g.cases if c.scenario == 2]
     if s2:
-        seeds = g.seeds_by_scenario[2]
+        n_max = ", ".join(map(str, sorted({c.flows for c in s2})))
         parts.append(
-            f"scenario 2 (N = 100, 200, {', '.join(map(str, s2))}, 200, 100 over five 50 s "
-            f"phases, measured over the whole 250 s run as the BetaRED reproduction does, "
-            f"{len(seeds)} seed{'s' if len(seeds) > 1 else ''})"
+            f"scenario 2 (N = 100, 200, {n_max}, 200, 100 over five 50 s phases, measured over "
+            f"the whole 250 s run as the BetaRED reproduction does, "
+            f"{seeds(len(g.seeds(s2[0])))}) with {_aqm_list(aqms(s2))}"
         )
-    grid = "quick grid" if quick else "full grid"
-    return f"The {grid}: " + "; ".join(parts) + ", each with the five AQMs."
+    name = "quick grid" if quick else "full grid"
+    return f"The {name}: " + "; ".join(parts) + "."
+
+
+FQ_NOTES = """\
+How ns-3.37's flow-queueing discs work, as read from its sources (`fq-codel-queue-disc.cc`,
+`fq-pie-queue-disc.cc`, `fq-cobalt-queue-disc.cc`):
+- **Flow queues.** A packet goes to flow queue murmur3(5-tuple, Perturbation) mod Flows (or,
+  with EnableSetAssociativeHash, a free queue of its set of SetWays). The flow queue and its
+  child queue disc (CoDel, PIE or COBALT) are created when the first packet arrives for it and
+  kept to the end of the run; the child gets MaxSize, the AQM's parameters, UseEcn, CeThreshold
+  and UseL4s from its parent. The program sets two values the parents do not pass on as the
+  children's type defaults: CoDel's MinBytes (FqCoDel has none) and PIE's MarkEcnThreshold
+  (FqPie keeps its own unused). Each ns-3 run stores the attributes of the first flow queue
+  as it ran, and how many flow queues were created.
+- **Scheduling.** Deficit round robin over a list of new and a list of old flow queues: a flow
+  queue gains Quantum bytes of credit per round and is charged the IP size of every packet it
+  sends (ns-3.37 has no attribute for Quantum; the program calls `SetQuantum()`). A new flow
+  queue found empty moves to the old list; an old one found empty becomes inactive.
+- **Overflow.** When the disc holds more than MaxSize packets after an arrival, it drops from
+  the head of the flow queue with the most bytes, up to DropBatchSize packets or until half of
+  that queue's bytes are gone (as Linux); these drops count as drops after dequeue.
+- **COBALT.** The single `CobaltQueueDisc` raises BLUE's probability by Increment at a tail
+  drop and when a departing packet waited longer than BlueThreshold, and lowers it by
+  Decrement when a dequeue finds the queue empty, each at most once per Target. Under
+  `FqCobaltQueueDisc` the overflow drops from the fattest flow queue do not raise that queue's
+  BLUE probability; only the BlueThreshold rule does."""
 
 
 def _mapping_section(g: Grid) -> str:
+    others = [a for a in dict.fromkeys(c.aqm for c in g.cases) if a not in ("droptail", "red")]
     lines = [
         "## AQM parameters: aqmlab → ns-3",
         "",
         "Every ns-3 attribute is set explicitly from the resolved scenario "
         "(`python/aqmlab/validate/ns3/queue_discs.py`; the program's own defaults in "
         "`validation/ns3/aqm_setup.h` are the same values). The scenario files set only "
-        "`[queue.red]`; ARED, PIE and CoDel run with aqmlab's defaults "
-        "(`aqmlab list --params`), which follow ns-3.37's.",
+        f"`[queue.red]`; {_join(others)} run with aqmlab's defaults "
+        "(`aqmlab list --params`), which follow ns-3.37's. An attribute named "
+        "`ns3::Type::Attribute` is set as that type's default (`Config::SetDefault`), which "
+        "is how it reaches the child queue discs a flow-queueing disc creates.",
     ]
     seen: set[str] = set()
     for case in g.cases:
@@ -251,7 +336,42 @@ def _mapping_section(g: Grid) -> str:
         if m.differences:
             lines += ["", "Not mapped exactly:"]
             lines += [f"- {d}" for d in m.differences]
+    if any(c.aqm in FLOW_QUEUEING for c in g.cases):
+        lines += ["", FQ_NOTES]
     return "\n".join(lines)
+
+
+def _variant_setup(g: Grid) -> str:
+    """The overrides each variant of the grid adds (the same for every case but N)."""
+    lines = []
+    for variant, name in VARIANTS.items():
+        case = next((c for c in g.cases if c.variant == variant), None)
+        if case is None:
+            continue
+        plain = Case(case.scenario, case.aqm, case.flows, case.duration_s, case.window_start_s)
+        base = set(aqmlab_overrides(plain))
+        sets = [f"`{k} = {v}`" for k, v in aqmlab_overrides(case) if (k, v) not in base]
+        lines.append(f"- **{name}** (N = {case.flows} here): " + ", ".join(sets) + ".")
+    if not lines:
+        return ""
+    rtts = MIXED_RTT_RTTS_MS
+    delays = mixed_rtt_sender_delays_ms()
+    return "\n".join(
+        [
+            "",
+            "",
+            "The variants of scenario 1 add these overrides (`queue.aqm`, `duration_s` and "
+            "`measure.window` as above):",
+            *lines,
+            "",
+            f"In the mixed-RTT variant flow i has the round-trip propagation delay "
+            f"{rtts[0]:g} + 10·(i mod {len(rtts)}) ms, {rtts[0]:g} to {rtts[-1]:g} ms: its "
+            f"sender's link has {delays[0]:g} to {delays[-1]:g} ms, the bottleneck "
+            f"{MIXED_RTT_BOTTLENECK_DELAY_MS:g} ms and the receiver's link 1 ms. The UDP flood "
+            f"sends 1000-byte packets at {UDP_FLOOD_RATE:g} × the 50 Mb/s bottleneck rate from "
+            "its own sender, starting like the TCP flows.",
+        ]
+    )
 
 
 def _aqmlab_setup(g: Grid) -> str:
@@ -271,6 +391,7 @@ def _aqmlab_setup(g: Grid) -> str:
         "`queue.aqm`, N (`traffic.schedule.flows`) or N_max (`traffic.schedule.n_max`), "
         "`duration_s` and `measure.window` set per case, and the seed. TCP is the "
         f"`{tcp['preset']}` preset ([tcp.md](tcp.md)), resolved to: {keys}.{note}"
+        + _variant_setup(g)
     )
 
 
@@ -306,9 +427,25 @@ def _differences(g: Grid) -> str:
             "800-flow load fades out over the first seconds of the fourth phase in ns-3.",
             "- **Buffer.** ns-3's port holds the queue disc's 1000 packets plus one in the "
             "device queue.",
+            *(
+                [
+                    "- **UDP flood.** The ns-3 program's sender sends one packet every packet "
+                    "bits / rate rounded to whole nanoseconds (106 667 ns for 1000 B at "
+                    "75 Mb/s), the first at its start, as aqmlab's CBR source; its packets are "
+                    "not ECN-capable on either side."
+                ]
+                if any(c.variant == UDP_FLOOD for c in g.cases)
+                else []
+            ),
             "- **AQMs.** The differences listed with each mapping above.",
         ]
     )
+
+
+def _quick_runs() -> int:
+    """Runs of the quick grid, both sides."""
+    q = grid(True)
+    return 2 * sum(len(q.seeds(c)) for c in q.cases)
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -380,7 +517,8 @@ def page(
             "*This is the quick grid, written by `aqmlab validate ns3 --quick`: short runs"
             + (" and one seed, so no seed spread" if one_seed else "")
             + ". The full grid (`aqmlab validate ns3`) is scenario 1 with 50 s runs at "
-            "N ∈ {50, 200, 800} and three seeds per side, plus scenario 2.*",
+            "N ∈ {50, 200, 800} and its two variants at N = 100, for all nine AQMs, with three "
+            "seeds per side, plus scenario 2 for the five classic AQMs.*",
         ]
         if quick
         else []
@@ -418,7 +556,11 @@ def page(
         "through routers R1 and R2 to its own receiver; edge links 100 Mb/s and 1 ms, bottleneck "
         "R1 → R2 50 Mb/s and 10 ms (24 ms of round-trip propagation), 1000 "
         "packets of buffer on every port, 1000-byte packets, ECN off. Scenario 1 keeps N "
-        "constant; scenario 2 steps through N = 100, 200, N_max, 200, 100 over five 50 s phases.",
+        "constant; scenario 2 steps through N = 100, 200, N_max, 200, 100 over five 50 s phases. "
+        "Two variants of scenario 1: **mixed RTT**, whose flows' round-trip propagation delays "
+        "spread from 10 to 200 ms (per-flow sender delays, a 2 ms bottleneck), and **UDP "
+        "flood**, where one unresponsive constant-bit-rate UDP flow at 1.5 × the bottleneck "
+        "rate (75 Mb/s) joins the N TCP flows.",
         "",
         "### ns-3",
         "",
@@ -442,7 +584,7 @@ def page(
         "",
         CRASH,
         "",
-        RERUN,
+        RERUN.format(quick_runs=_quick_runs()),
         "",
     ]
     return "\n".join(parts)

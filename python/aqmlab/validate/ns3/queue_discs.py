@@ -6,17 +6,27 @@ The ns-3 program (`validation/ns3/betared_dumbbell.cc`, defaults in `validation/
 receives the attributes as `--qdisc=Name=Value,...`, so the ns-3 side always runs with the
 values aqmlab resolved. Values are written the way ns-3 parses them: times in whole
 nanoseconds (`15000000ns`), rates in bit/s, booleans as `true`/`false`, and `max` for
-`Time::Max()` (a threshold that is off).
+`Time::Max()` (a threshold that is off). Two kinds of name are not attributes of the queue disc
+itself: `ns3::<Type>::<Attribute>` is set as that type's default (`Config::SetDefault`), which
+is how a value reaches the child queue discs a flow-queueing disc creates when it does not pass
+it on (CoDel's MinBytes under FqCoDel, PIE's MarkEcnThreshold under FqPie); `Quantum` is set
+with the flow-queueing disc's `SetQuantum()`, ns-3.37 having no attribute for it.
+
+PIE, CoDel, COBALT and the flow-queueing discs are mapped from tables (`TABLES`), one row per
+attribute; a key of the AQM's table that no row maps is listed among the differences.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 TIME_MAX = "max"
 """Stands for ns-3's Time::Max() (the program sets it as a TimeValue)."""
+
+DEFAULT_MAX_PACKET_BYTES = 1500
+"""The largest packet assumed when the caller does not say (an Ethernet MTU)."""
 
 QUEUE_DISCS = {
     "droptail": "ns3::FifoQueueDisc",
@@ -24,7 +34,13 @@ QUEUE_DISCS = {
     "ared": "ns3::RedQueueDisc",
     "pie": "ns3::PieQueueDisc",
     "codel": "ns3::CoDelQueueDisc",
+    "cobalt": "ns3::CobaltQueueDisc",
+    "fq_codel": "ns3::FqCoDelQueueDisc",
+    "fq_pie": "ns3::FqPieQueueDisc",
+    "fq_cobalt": "ns3::FqCobaltQueueDisc",
 }
+FLOW_QUEUEING = ("fq_codel", "fq_pie", "fq_cobalt")
+"""The AQMs whose ns-3 queue disc keeps one child queue disc per flow queue."""
 
 
 class MappingError(ValueError):
@@ -79,9 +95,13 @@ def _fixed(name: str, value: str, why: str) -> Attribute:
     return Attribute(name, value, why)
 
 
+def _shown(raw: Any) -> str:
+    """A value of the scenario as the page shows it."""
+    return f'"{raw}"' if isinstance(raw, str) else _bool(raw) if isinstance(raw, bool) else str(raw)
+
+
 def _from(name: str, value: str, key: str, raw: Any, note: str = "") -> Attribute:
-    shown = f'"{raw}"' if isinstance(raw, str) else _bool(raw) if isinstance(raw, bool) else raw
-    return Attribute(name, value, f"`{key}` = {shown}" + (f" ({note})" if note else ""))
+    return Attribute(name, value, f"`{key}` = {_shown(raw)}" + (f" ({note})" if note else ""))
 
 
 def _red_family(
@@ -194,86 +214,371 @@ def _ared(queue: Mapping[str, Any], rate_bps: float, delay_ms: float) -> QueueDi
     return QueueDiscMapping("ared", QUEUE_DISCS["ared"], tuple(attrs), tuple(diffs))
 
 
-def _pie(queue: Mapping[str, Any]) -> QueueDiscMapping:
-    p = queue["pie"]
-    k = "queue.pie"
-    diffs: list[str] = []
+# ---------------------------------------------------------------------------------------------
+# Table-driven mappings (PIE, CoDel, COBALT and the flow-queueing discs): one row per ns-3
+# attribute, so that a key aqmlab gains is one more row. A key of the AQM's table that no row
+# maps and no check reads is reported as a difference, never dropped silently.
+
+Convert = Callable[[str, Any, list[str]], str]
+"""(the aqmlab key path, its value, the differences so far) -> the value ns-3 is given."""
+
+
+def _ms(key: str, value: Any, diffs: list[str]) -> str:
+    return _time_ms(value)
+
+
+def _real(key: str, value: Any, diffs: list[str]) -> str:
+    return _num(value)
+
+
+def _flag(key: str, value: Any, diffs: list[str]) -> str:
+    return _bool(value)
+
+
+def _whole(key: str, value: Any, diffs: list[str]) -> str:
+    return _uint(key, value, diffs)
+
+
+def _ms_or_off(key: str, value: Any, diffs: list[str]) -> str:
+    return TIME_MAX if float(value) == 0 else _time_ms(value)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One ns-3 attribute: from `key` of the AQM's table through `convert`, from `queue.ecn`
+    (`ecn`), or the fixed `value`. `note` is shown after the source (for a fixed value: why)."""
+
+    attribute: str
+    key: str = ""
+    convert: Convert | None = None
+    note: str = ""
+    value: str = ""
+    ecn: bool = False
+
+
+def _set(attribute: str, key: str, convert: Convert, note: str = "") -> Row:
+    return Row(attribute, key, convert, note)
+
+
+def _const(attribute: str, value: str, why: str) -> Row:
+    return Row(attribute, note=why, value=value)
+
+
+def _use_ecn() -> Row:
+    return Row("UseEcn", ecn=True)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a check may need besides the AQM's own table."""
+
+    queue: Mapping[str, Any]
+    max_packet_bytes: int
+    """The largest packet the scenario sends (IP bytes, headers included)."""
+
+
+Check = Callable[[str, Mapping[str, Any], Context, list[str]], None]
+"""(`queue.<aqm>`, the AQM's table, the context, the differences) -> None; may add
+differences, or raise MappingError for a value ns-3 refuses."""
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    type: str
+    rows: tuple[Row, ...]
+    notes: tuple[str, ...] = ()
+    """Differences that hold whatever the values."""
+    checks: tuple[Check, ...] = ()
+    handled: frozenset[str] = frozenset()
+    """Keys a check reads instead of a row."""
+
+
+OFF = "off (not modelled in aqmlab)"
+
+
+def _rules(k: str, p: Mapping[str, Any], ctx: Context, diffs: list[str]) -> None:
     for key in ("burst_rule", "short_queue_rule"):
         if p[key] != "ns3":
             diffs.append(f'`{k}.{key}` = "{p[key]}": ns-3 has only its own rule.')
-    diffs.append(
-        "ns-3 drops when its uniform draw u ≤ p, aqmlab when u < p (no difference in practice)."
+
+
+def _memory(k: str, p: Mapping[str, Any], ctx: Context, diffs: list[str]) -> None:
+    limit = p["memory_limit_bytes"]
+    need = int(ctx.queue["limit_pkts"]) * ctx.max_packet_bytes
+    if need > limit:
+        diffs.append(
+            f"`{k}.memory_limit_bytes` = {limit} can bind (`queue.limit_pkts` × the largest "
+            f"packet is {need} B): ns-3.37's flow-queueing queue discs have no memory limit, "
+            "only MaxSize."
+        )
+
+
+def _quantum(k: str, p: Mapping[str, Any], ctx: Context, diffs: list[str]) -> None:
+    if p["quantum_bytes"] == 0:
+        diffs.append(f"`{k}.quantum_bytes` = 0: ns-3 takes Quantum 0 as the device's MTU (1500 B).")
+
+
+def _set_ways(k: str, p: Mapping[str, Any], ctx: Context, diffs: list[str]) -> None:
+    if p["set_associative_hash"] and int(p["flows"]) % int(p["set_ways"]) != 0:
+        raise MappingError(
+            f"{k}.flows = {p['flows']} is not a multiple of {k}.set_ways = {p['set_ways']}: "
+            "ns-3 refuses the set-associative hash then"
+        )
+
+
+def _ce_needs_ecn(k: str, p: Mapping[str, Any], ctx: Context, diffs: list[str]) -> None:
+    if p["ce_threshold_ms"] and not ctx.queue["ecn"]:
+        diffs.append(
+            f"`{k}.ce_threshold_ms` = {p['ce_threshold_ms']:g} with `queue.ecn` = false: ns-3 "
+            "marks at CeThreshold only when UseEcn is true, so it marks nothing there."
+        )
+
+
+def _ce_needs_l4s(k: str, p: Mapping[str, Any], ctx: Context, diffs: list[str]) -> None:
+    if p["ce_threshold_ms"]:
+        diffs.append(
+            f"`{k}.ce_threshold_ms` = {p['ce_threshold_ms']:g}: ns-3.37's PIE applies "
+            "CeThreshold only to ECT(1) packets in L4S mode (UseL4s, not modelled in aqmlab), "
+            "so it marks nothing there."
+        )
+
+
+PIE_HEAD = (
+    _set("MeanPktSize", "mean_pkt_bytes", _whole),
+    _set("QueueDelayReference", "target_ms", _ms),
+    _set("Tupdate", "t_update_ms", _ms),
+)
+PIE_ROWS = (
+    _set("A", "alpha", _real),
+    _set("B", "beta", _real),
+    _set("MaxBurstAllowance", "max_burst_ms", _ms),
+    _set("DequeueThreshold", "dq_threshold_bytes", _whole),
+    _set("UseDequeueRateEstimator", "use_dequeue_rate_estimator", _flag),
+    _set("UseCapDropAdjustment", "use_cap_drop_adjustment", _flag),
+    _set("UseDerandomization", "use_derandomization", _flag),
+    _use_ecn(),
+)
+PIE_NOTES = (
+    "ns-3 drops when its uniform draw u ≤ p, aqmlab when u < p (no difference in practice).",
+)
+PIE_RULES = frozenset({"burst_rule", "short_queue_rule"})
+
+CODEL_ROWS = (
+    _set("Target", "target_ms", _ms),
+    _set("Interval", "interval_ms", _ms),
+)
+CODEL_NOTES = (
+    "ns-3 exempts a backlog < MinBytes from dropping, aqmlab ≤ mtu_bytes (one byte apart).",
+    "ns-3 counts CoDel's time in 1.024 µs units and first drops once now > first_above_time "
+    "(aqmlab: integer ns and ≥).",
+)
+
+COBALT_ROWS = (
+    _set("Target", "target_ms", _ms),
+    _set("Interval", "interval_ms", _ms),
+    _use_ecn(),
+    _set("Pdrop", "p_drop_initial", _real, "BLUE's drop probability at the start"),
+    _set("Increment", "increment", _real),
+    _set("Decrement", "decrement", _real),
+    _set("BlueThreshold", "blue_threshold_ms", _ms),
+)
+
+FQ_ROWS = (
+    _set("Flows", "flows", _whole),
+    _set("DropBatchSize", "drop_batch_size", _whole),
+    _set("Perturbation", "perturbation", _whole, "the hash's seed"),
+    _set("Quantum", "quantum_bytes", _whole, "set with SetQuantum(): no attribute in ns-3.37"),
+    _set("EnableSetAssociativeHash", "set_associative_hash", _flag),
+    _set("SetWays", "set_ways", _whole),
+    _set("CeThreshold", "ce_threshold_ms", _ms_or_off, "0: off"),
+    _const("UseL4s", "false", OFF),
+)
+FQ_CHECKS: tuple[Check, ...] = (_memory, _quantum, _set_ways)
+
+
+def _blue_wrap(k: str, p: Mapping[str, Any], ctx: Context, diffs: list[str]) -> None:
+    if not p["ns3_blue_timer_wrap"]:
+        diffs.append(
+            f"`{k}.ns3_blue_timer_wrap` = false: aqmlab keeps BLUE's last change time in full, "
+            "as Linux does; ns-3.37 keeps it in 32-bit nanoseconds, which wrap after 4.3 s "
+            "(docs/aqm/cobalt.md)."
+        )
+
+
+COBALT_HANDLED = frozenset({"ns3_blue_timer_wrap"})
+FQ_HANDLED = frozenset({"memory_limit_bytes"})
+
+
+def _fq_notes(child: str) -> tuple[str, ...]:
+    return (
+        "ns-3 puts a packet in flow queue murmur3(5-tuple, Perturbation) mod Flows (Linux uses "
+        "jhash); aqmlab hashes with its own function, so which flows share a flow queue differs "
+        "between the two sides: N flows in Flows queues give about N(N − 1)/(2·Flows) colliding "
+        "pairs on each side, not the same pairs.",
+        f"ns-3 creates a flow queue (a child {child}) when the first packet hashed to it "
+        "arrives, and keeps it, with its state, to the end of the run.",
     )
-    attrs = [
-        _from(
-            "MeanPktSize",
-            _uint(f"{k}.mean_pkt_bytes", p["mean_pkt_bytes"], diffs),
-            f"{k}.mean_pkt_bytes",
-            p["mean_pkt_bytes"],
-        ),
-        _from("QueueDelayReference", _time_ms(p["target_ms"]), f"{k}.target_ms", p["target_ms"]),
-        _from("Tupdate", _time_ms(p["t_update_ms"]), f"{k}.t_update_ms", p["t_update_ms"]),
-        _fixed("Supdate", "0ns", "aqmlab's first update is at t = 0"),
-        _from("A", _num(p["alpha"]), f"{k}.alpha", p["alpha"]),
-        _from("B", _num(p["beta"]), f"{k}.beta", p["beta"]),
-        _from(
-            "MaxBurstAllowance", _time_ms(p["max_burst_ms"]), f"{k}.max_burst_ms", p["max_burst_ms"]
-        ),
-        _from(
-            "DequeueThreshold",
-            str(int(p["dq_threshold_bytes"])),
-            f"{k}.dq_threshold_bytes",
-            p["dq_threshold_bytes"],
-        ),
-        _from(
-            "UseDequeueRateEstimator",
-            _bool(p["use_dequeue_rate_estimator"]),
-            f"{k}.use_dequeue_rate_estimator",
-            p["use_dequeue_rate_estimator"],
-        ),
-        _from(
-            "UseCapDropAdjustment",
-            _bool(p["use_cap_drop_adjustment"]),
-            f"{k}.use_cap_drop_adjustment",
-            p["use_cap_drop_adjustment"],
-        ),
-        _from(
-            "UseDerandomization",
-            _bool(p["use_derandomization"]),
-            f"{k}.use_derandomization",
-            p["use_derandomization"],
-        ),
-        _from("UseEcn", _bool(queue["ecn"]), "queue.ecn", queue["ecn"]),
-        _from("MarkEcnThreshold", _num(p["ecn_max_p"]), f"{k}.ecn_max_p", p["ecn_max_p"]),
-        _fixed("ActiveThreshold", TIME_MAX, "off (not modelled in aqmlab)"),
-        _fixed("CeThreshold", TIME_MAX, "off (not modelled in aqmlab)"),
-        _fixed("UseL4s", "false", "off (not modelled in aqmlab)"),
-    ]
-    return QueueDiscMapping("pie", QUEUE_DISCS["pie"], tuple(attrs), tuple(diffs))
 
 
-def _codel(queue: Mapping[str, Any]) -> QueueDiscMapping:
-    p = queue["codel"]
-    k = "queue.codel"
-    diffs = [
-        "ns-3 exempts a backlog < MinBytes from dropping, aqmlab ≤ mtu_bytes (one byte apart).",
-        "ns-3 counts CoDel's time in 1.024 µs units and first drops once now > first_above_time "
-        "(aqmlab: integer ns and ≥).",
-    ]
-    attrs = [
-        _from("Target", _time_ms(p["target_ms"]), f"{k}.target_ms", p["target_ms"]),
-        _from("Interval", _time_ms(p["interval_ms"]), f"{k}.interval_ms", p["interval_ms"]),
-        _from("MinBytes", str(int(p["mtu_bytes"])), f"{k}.mtu_bytes", p["mtu_bytes"]),
-        _from("UseEcn", _bool(queue["ecn"]), "queue.ecn", queue["ecn"]),
-        _fixed("UseL4s", "false", "off (not modelled in aqmlab)"),
-        _fixed("CeThreshold", TIME_MAX, "off (not modelled in aqmlab)"),
-    ]
-    return QueueDiscMapping("codel", QUEUE_DISCS["codel"], tuple(attrs), tuple(diffs))
+TABLES: dict[str, TableSpec] = {
+    "pie": TableSpec(
+        "ns3::PieQueueDisc",
+        (
+            *PIE_HEAD,
+            _const("Supdate", "0ns", "aqmlab's first update is at t = 0"),
+            *PIE_ROWS,
+            _set("MarkEcnThreshold", "ecn_max_p", _real),
+            _const("ActiveThreshold", TIME_MAX, OFF),
+            _const("CeThreshold", TIME_MAX, OFF),
+            _const("UseL4s", "false", OFF),
+        ),
+        PIE_NOTES,
+        (_rules,),
+        PIE_RULES,
+    ),
+    "codel": TableSpec(
+        "ns3::CoDelQueueDisc",
+        (
+            *CODEL_ROWS,
+            _set("MinBytes", "mtu_bytes", _whole),
+            _use_ecn(),
+            _const("UseL4s", "false", OFF),
+            _const("CeThreshold", TIME_MAX, OFF),
+        ),
+        CODEL_NOTES,
+    ),
+    "cobalt": TableSpec(
+        "ns3::CobaltQueueDisc",
+        (
+            *COBALT_ROWS,
+            _set("CeThreshold", "ce_threshold_ms", _ms_or_off, "0: off"),
+            _const("UseL4s", "false", OFF),
+        ),
+        checks=(_ce_needs_ecn, _blue_wrap),
+        handled=COBALT_HANDLED,
+    ),
+    "fq_codel": TableSpec(
+        "ns3::FqCoDelQueueDisc",
+        (
+            *CODEL_ROWS,
+            _set(
+                "ns3::CoDelQueueDisc::MinBytes",
+                "mtu_bytes",
+                _whole,
+                "the flow queues' CoDelQueueDisc default: FqCoDelQueueDisc has no MinBytes",
+            ),
+            _use_ecn(),
+            *FQ_ROWS,
+        ),
+        (*_fq_notes("CoDelQueueDisc"), *CODEL_NOTES),
+        (*FQ_CHECKS, _ce_needs_ecn),
+        FQ_HANDLED,
+    ),
+    "fq_pie": TableSpec(
+        "ns3::FqPieQueueDisc",
+        (
+            *PIE_HEAD,
+            _const("Supdate", "0ns", "no effect in ns-3.37 (below)"),
+            *PIE_ROWS,
+            _set(
+                "MarkEcnThreshold",
+                "ecn_max_p",
+                _real,
+                "FqPieQueueDisc keeps it and does not pass it on: see the next row",
+            ),
+            _set(
+                "ns3::PieQueueDisc::MarkEcnThreshold",
+                "ecn_max_p",
+                _real,
+                "the flow queues' PieQueueDisc default",
+            ),
+            _const(
+                "ns3::PieQueueDisc::ActiveThreshold",
+                TIME_MAX,
+                "off (not modelled in aqmlab); the flow queues' PieQueueDisc default",
+            ),
+            *FQ_ROWS,
+        ),
+        (
+            *_fq_notes("PieQueueDisc"),
+            "Each flow queue's PIE makes its first update when it is created and then one "
+            "every Tupdate, whether or not it holds packets, so the flow queues' updates are "
+            "staggered by their creation times (ns-3.37's PieQueueDisc schedules its timer "
+            "before its attributes are set, so Supdate has no effect).",
+            *PIE_NOTES,
+        ),
+        (_rules, *FQ_CHECKS, _ce_needs_l4s),
+        PIE_RULES | FQ_HANDLED,
+    ),
+    "fq_cobalt": TableSpec(
+        "ns3::FqCobaltQueueDisc",
+        (
+            *COBALT_ROWS,
+            _set(
+                "ns3::CobaltQueueDisc::BlueThreshold",
+                "blue_threshold_ms",
+                _ms,
+                "the flow queues' CobaltQueueDisc default: FqCobaltQueueDisc does not pass "
+                "BlueThreshold on",
+            ),
+            *FQ_ROWS,
+        ),
+        (
+            *_fq_notes("CobaltQueueDisc"),
+            "FqCobaltQueueDisc passes only MaxSize, Interval, Target, Pdrop, Increment and "
+            "Decrement to its flow queues' CobaltQueueDiscs: their UseEcn and CeThreshold stay "
+            "CobaltQueueDisc's defaults (off), whatever the discipline's attributes say; aqmlab "
+            "applies `queue.ecn` and the CE threshold to every flow queue.",
+        ),
+        (*FQ_CHECKS, _ce_needs_ecn, _blue_wrap),
+        FQ_HANDLED | COBALT_HANDLED,
+    ),
+}
+"""The table-driven mappings, by aqmlab AQM name."""
 
 
-def queue_disc(queue: Mapping[str, Any], rate_bps: float, delay_ms: float) -> QueueDiscMapping:
+def _tabled(aqm: str, queue: Mapping[str, Any], max_packet_bytes: int) -> QueueDiscMapping:
+    spec = TABLES[aqm]
+    k = f"queue.{aqm}"
+    p = queue[aqm]
+    diffs: list[str] = []
+    ctx = Context(queue, max_packet_bytes)
+    for check in spec.checks:
+        check(k, p, ctx, diffs)
+    diffs += spec.notes
+    attrs = []
+    for row in spec.rows:
+        if row.ecn:
+            attrs.append(_from(row.attribute, _bool(queue["ecn"]), "queue.ecn", queue["ecn"]))
+        elif row.convert is None:
+            attrs.append(_fixed(row.attribute, row.value, row.note))
+        else:
+            if row.key not in p:
+                raise MappingError(
+                    f"{k}.{row.key}: not in the resolved scenario, but the ns-3 mapping of "
+                    f"{aqm} reads it (validate/ns3/queue_discs.py)"
+                )
+            value = row.convert(f"{k}.{row.key}", p[row.key], diffs)
+            attrs.append(_from(row.attribute, value, f"{k}.{row.key}", p[row.key], row.note))
+    mapped = {row.key for row in spec.rows} | spec.handled
+    for key in sorted(set(p) - mapped):
+        diffs.append(
+            f"`{k}.{key}` = {_shown(p[key])} is not mapped: the ns-3 program passes no "
+            "attribute for it."
+        )
+    return QueueDiscMapping(aqm, spec.type, tuple(attrs), tuple(diffs))
+
+
+def queue_disc(
+    queue: Mapping[str, Any],
+    rate_bps: float,
+    delay_ms: float,
+    max_packet_bytes: int = DEFAULT_MAX_PACKET_BYTES,
+) -> QueueDiscMapping:
     """The ns-3 queue disc for a resolved `[queue]` table (with its AQM sub-tables) on a
-    bottleneck of `rate_bps` and `delay_ms`. MappingError for an AQM with no counterpart."""
+    bottleneck of `rate_bps` and `delay_ms`; `max_packet_bytes`, the largest packet of the
+    scenario, tells whether a memory limit can bind. MappingError for an AQM with no
+    counterpart."""
     aqm = queue["aqm"]
     if aqm == "droptail":
         mapping = QueueDiscMapping("droptail", QUEUE_DISCS["droptail"], (), ())
@@ -281,10 +586,8 @@ def queue_disc(queue: Mapping[str, Any], rate_bps: float, delay_ms: float) -> Qu
         mapping = _red(queue, rate_bps, delay_ms)
     elif aqm == "ared":
         mapping = _ared(queue, rate_bps, delay_ms)
-    elif aqm == "pie":
-        mapping = _pie(queue)
-    elif aqm == "codel":
-        mapping = _codel(queue)
+    elif aqm in TABLES:
+        mapping = _tabled(aqm, queue, max_packet_bytes)
     else:
         raise MappingError(
             f"queue.aqm = {aqm!r} has no ns-3 queue disc here (one of {', '.join(QUEUE_DISCS)})"

@@ -1,11 +1,13 @@
 """Validation against ns-3.37: the BetaRED dumbbell (Giménez et al. 2022, §3.1) run in aqmlab
 and in ns-3 (`validation/ns3/betared_dumbbell.cc`, built with g++ against Debian's `libns3-dev`)
-with drop tail, RED, Adaptive RED, PIE and CoDel; every run stored as it finishes, and a
-Markdown page comparing the two (`page`).
+with drop tail, RED, Adaptive RED, PIE, CoDel, COBALT, FQ-CoDel, FQ-PIE and FQ-COBALT; every
+run stored as it finishes, and a Markdown page comparing the two (`page`).
 
 The aqmlab side is `experiments/betared/scenario1.toml` (constant N) or `scenario2.toml`
 (N = 100, 200, N_max, 200, 100) with `--set` overrides for the AQM, N, the duration and the
-measurement window; the ns-3 side gets every argument from that same resolved scenario, the
+measurement window, and for two variants of scenario 1: mixed round-trip times (per-flow
+access delays) and a UDP flood (one constant-bit-rate UDP flow at 1.5 × the bottleneck rate
+among the TCP flows). The ns-3 side gets every argument from that same resolved scenario, the
 queue disc's attributes through `queue_discs`. Both report the metrics over the same
 window [start, end] (definitions in docs/validation-ns3.md).
 
@@ -31,6 +33,7 @@ from typing import Any
 
 from ... import _core
 from ...data import EXPERIMENTS, VALIDATION
+from ...engine.scenario import toml_literal
 from ...engine.store import RunStore
 from .. import common
 from ..common import ROOT, Comparison, Job, Outcome, ValidationError, in_checkout
@@ -85,7 +88,31 @@ METRICS = (
     "drop_rate",
     "delay_mean_ms",
 )
-AQMS = ("droptail", "red", "ared", "pie", "codel")
+CLASSIC_AQMS = ("droptail", "red", "ared", "pie", "codel")
+FQ_AND_COBALT = ("cobalt", "fq_codel", "fq_pie", "fq_cobalt")
+"""COBALT and the flow-queueing disciplines (Linux's deployed AQMs)."""
+AQMS = CLASSIC_AQMS + FQ_AND_COBALT
+
+MIXED_RTT = "mixed-rtt"
+UDP_FLOOD = "udp-flood"
+VARIANTS = {MIXED_RTT: "mixed RTT", UDP_FLOOD: "UDP flood"}
+"""Variants of scenario 1, by the name in case ids, with their label."""
+
+MIXED_RTT_BOTTLENECK_DELAY_MS = 2.0
+MIXED_RTT_RTTS_MS = tuple(float(rtt) for rtt in range(10, 201, 10))
+"""The round-trip propagation delays of the mixed-RTT variant: flow i has RTT_(i mod 20). With
+the bottleneck at 2 ms and the receivers' links at 1 ms (scenario 1's), sender i's access delay
+is RTT/2 − 3 ms: 2, 7, ..., 97 ms."""
+UDP_FLOOD_RATE = 1.5
+"""The UDP flood's rate as a multiple of the bottleneck rate."""
+
+PROGRAM_TOPOLOGY = {
+    "kind": "dumbbell",
+    "bottleneck_rate_mbps": 50.0,
+    "access_rate_mbps": 100.0,
+}
+"""The topology the ns-3 program builds; the scenario must match it (the delays are the
+program's arguments)."""
 
 NS3_HEADERS_BYTES = 52
 """IPv4 (20) + TCP (20) + the timestamp option padded (12): ns-3's header on a data packet,
@@ -104,19 +131,24 @@ class Case:
     duration_s: float
     window_start_s: float
     """The metrics cover [window_start_s, duration_s]."""
+    variant: str = ""
+    """"" (the BetaRED scenario as it is), or a variant of scenario 1 (`VARIANTS`): `mixed-rtt`
+    or `udp-flood` (N TCP flows and the UDP flood)."""
 
     @property
     def case_id(self) -> str:
+        variant = f"-{self.variant}" if self.variant else ""
         return (
-            f"s{self.scenario}-{self.aqm}-n{self.flows}-d{self.duration_s:g}"
+            f"s{self.scenario}{variant}-{self.aqm}-n{self.flows}-d{self.duration_s:g}"
             f"-w{self.window_start_s:g}"
         )
 
     @property
     def label(self) -> str:
         n = "N" if self.scenario == 1 else "N_max"
+        variant = f" {VARIANTS[self.variant]}" if self.variant else ""
         return (
-            f"S{self.scenario} {self.aqm} {n}={self.flows} "
+            f"S{self.scenario}{variant} {self.aqm} {n}={self.flows} "
             f"({self.window_start_s:g}–{self.duration_s:g} s)"
         )
 
@@ -132,14 +164,20 @@ class Grid:
 
 
 def grid(quick: bool) -> Grid:
-    """The quick grid (scenario 1, N in {50, 200}, 20 s runs measured over 10–20 s, one seed) or
-    the full one (scenario 1, N in {50, 200, 800}, 50 s runs measured over 25–50 s, seeds 1–3;
-    scenario 2 with N_max = 800 over the whole 250 s, seed 1), each for the five AQMs."""
+    """The quick grid: scenario 1 at N in {50, 200} for the nine AQMs and its two variants at
+    N = 50 for COBALT and the flow-queueing AQMs, 20 s runs measured over 10–20 s, one seed.
+    The full grid: scenario 1 at N in {50, 200, 800} and its two variants at N = 100, for the
+    nine AQMs, 50 s runs measured over 25–50 s, seeds 1–3; scenario 2 with N_max = 800 over the
+    whole 250 s, seed 1, for the five classic AQMs."""
     if quick:
         cases = tuple(Case(1, aqm, n, 20.0, 10.0) for n in (50, 200) for aqm in AQMS)
+        cases += tuple(
+            Case(1, aqm, 50, 20.0, 10.0, variant) for variant in VARIANTS for aqm in FQ_AND_COBALT
+        )
         return Grid(cases, {1: (1,)}, QUICK_TIMEOUT_S)
     cases = tuple(Case(1, aqm, n, 50.0, 25.0) for n in (50, 200, 800) for aqm in AQMS)
-    cases += tuple(Case(2, aqm, 800, 250.0, 0.0) for aqm in AQMS)
+    cases += tuple(Case(2, aqm, 800, 250.0, 0.0) for aqm in CLASSIC_AQMS)
+    cases += tuple(Case(1, aqm, 100, 50.0, 25.0, variant) for variant in VARIANTS for aqm in AQMS)
     return Grid(cases, {1: (1, 2, 3), 2: (1,)}, FULL_TIMEOUT_S)
 
 
@@ -147,16 +185,51 @@ def grid(quick: bool) -> Grid:
 # the scenario, resolved, and the ns-3 arguments it gives
 
 
+def mixed_rtt_sender_delays_ms() -> list[float]:
+    """Sender i's access delay in the mixed-RTT variant (item i mod 20): RTT/2 − the bottleneck's
+    and the receiver's link's delays."""
+    receiver = 1.0  # scenario 1's receiver_delay_ms, which the variant keeps
+    return [rtt / 2 - MIXED_RTT_BOTTLENECK_DELAY_MS - receiver for rtt in MIXED_RTT_RTTS_MS]
+
+
+def udp_flood_traffic(flows: int) -> dict[str, Any]:
+    """The `[traffic]` table of the UDP-flood variant: N long-lived TCP flows (group `tcp`) and
+    one CBR UDP flow of 1000-byte packets at 1.5 × the bottleneck rate (group `udp`), both
+    started like scenario 1's flows."""
+    rate_kbps = UDP_FLOOD_RATE * PROGRAM_TOPOLOGY["bottleneck_rate_mbps"] * 1e3
+    return {
+        "start_jitter_s": 1.0,
+        "groups": [
+            {"name": "tcp", "schedule": {"kind": "constant", "flows": flows}},
+            {
+                "name": "udp",
+                "transport": "udp",
+                "source": {"kind": "cbr", "rate_kbps": rate_kbps, "packet_bytes": 1000},
+                "schedule": {"kind": "constant", "flows": 1},
+            },
+        ],
+    }
+
+
 def aqmlab_overrides(case: Case) -> list[tuple[str, str]]:
     """`--set` style overrides of the scenario file for one case."""
     key = "traffic.schedule.flows" if case.scenario == 1 else "traffic.schedule.n_max"
     window = f"[{float(case.window_start_s)!r}, {float(case.duration_s)!r}]"
-    sets = [
-        ("queue.aqm", f'"{case.aqm}"'),
-        (key, str(case.flows)),
+    sets = [("queue.aqm", f'"{case.aqm}"')]
+    if case.variant == UDP_FLOOD:
+        # [traffic] replaced whole: the file's single schedule becomes two groups.
+        sets.append(("traffic", toml_literal(udp_flood_traffic(case.flows))))
+    else:
+        sets.append((key, str(case.flows)))
+    sets += [
         ("duration_s", repr(float(case.duration_s))),
         ("measure.window", window),
     ]
+    if case.variant == MIXED_RTT:
+        sets += [
+            ("topology.bottleneck_delay_ms", repr(MIXED_RTT_BOTTLENECK_DELAY_MS)),
+            ("topology.sender_delay_ms", toml_literal({"list": mixed_rtt_sender_delays_ms()})),
+        ]
     if case.aqm == "red":
         # The BetaRED files drop each arrival with probability p_b ("none"), which ns-3's RED
         # cannot do; both sides run Floyd & Jacobson's uniform spacing (ns-3's Wait = false),
@@ -178,15 +251,13 @@ def resolved(case: Case) -> dict[str, Any]:
     return tomllib.loads(resolved_text(case))
 
 
-PROGRAM_TOPOLOGY = {
-    "kind": "dumbbell",
-    "bottleneck_rate_mbps": 50.0,
-    "bottleneck_delay_ms": 10.0,
-    "access_rate_mbps": 100.0,
-    "sender_delay_ms": 1.0,
-    "receiver_delay_ms": 1.0,
-}
-"""The topology the ns-3 program builds; the scenario must match it."""
+def max_packet_bytes(sc: Mapping[str, Any]) -> int:
+    """The largest packet a resolved scenario sends: TCP's data packets or a UDP source's."""
+    sizes = [int(sc["tcp"]["packet_bytes"])]
+    for group in sc["traffic"].get("groups", []):
+        if group.get("transport") == "udp":
+            sizes.append(int(group["source"]["packet_bytes"]))
+    return max(sizes)
 
 
 def mapping(case: Case) -> QueueDiscMapping:
@@ -195,10 +266,110 @@ def mapping(case: Case) -> QueueDiscMapping:
     topo = sc["topology"]
     try:
         return queue_disc(
-            sc["queue"], topo["bottleneck_rate_mbps"] * 1e6, topo["bottleneck_delay_ms"]
+            sc["queue"],
+            topo["bottleneck_rate_mbps"] * 1e6,
+            topo["bottleneck_delay_ms"],
+            max_packet_bytes(sc),
         )
     except MappingError as e:
         raise ValidationError(str(e)) from None
+
+
+def _delays_arg(key: str, value: Any) -> str:
+    """An access delay of the resolved `[topology]` (a number, or `{ list = [...] }`) as the
+    program's comma-separated list; ValidationError for a drawn one."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return repr(float(value))
+    if isinstance(value, Mapping) and set(value) == {"list"}:
+        return ",".join(repr(float(v)) for v in value["list"])
+    raise ValidationError(
+        f"topology.{key} = {value!r}: the ns-3 program takes a number or a list of delays "
+        "(flow i gets item i mod its length), not a drawn one"
+    )
+
+
+GROUP_KEYS = {"name", "start_jitter_s", "schedule", "transport", "source"}
+"""The keys of a flow group the ns-3 program models."""
+UDP_MIN_PACKET_BYTES = 81
+"""The program tells data packets from TCP's control packets by their size on the wire (PPP 2
++ IP, more than 82 B), so a UDP packet must be larger than 80 B to count as data."""
+
+
+def _schedule_args(schedule: Mapping[str, Any], where: str) -> list[str]:
+    if schedule["kind"] == "constant":
+        return ["--schedule=constant", f"--flows={schedule['flows']}"]
+    if schedule["kind"] == "betared_steps":
+        return [
+            "--schedule=betared",
+            f"--nBase={schedule['n_base']}",
+            f"--nMid={schedule['n_mid']}",
+            f"--nMax={schedule['n_max']}",
+            f"--phase={schedule['phase_s']!r}",
+        ]
+    raise ValidationError(
+        f"{where}.kind = {schedule['kind']!r}: the ns-3 program runs 'constant' and "
+        "'betared_steps' only"
+    )
+
+
+def _traffic_args(traffic: Mapping[str, Any]) -> tuple[list[str], float]:
+    """The program's flows and their start jitter: one schedule of TCP flows, or groups: one of
+    TCP flows (bulk), then at most one of constant-bit-rate UDP flows (constant schedule), all
+    with one start jitter. ValidationError for anything else."""
+    if "groups" not in traffic:
+        schedule = _schedule_args(traffic["schedule"], "traffic.schedule")
+        return schedule, float(traffic["start_jitter_s"])
+    groups = traffic["groups"]
+    kinds = [g.get("transport", "tcp") for g in groups]
+    if kinds not in (["tcp"], ["tcp", "udp"]):
+        raise ValidationError(
+            f"traffic.groups: transports {kinds}: the ns-3 program runs one TCP group, "
+            "optionally followed by one UDP group"
+        )
+    for i, g in enumerate(groups):
+        extra = sorted(set(g) - GROUP_KEYS)
+        if extra:
+            raise ValidationError(
+                f"traffic.groups[{i}].{extra[0]}: the ns-3 program does not model a group's "
+                f"{extra[0]}"
+            )
+    jitters = {float(g["start_jitter_s"]) for g in groups}
+    if len(jitters) != 1:
+        raise ValidationError(
+            "traffic.groups: start_jitter_s differs between groups: the ns-3 program starts "
+            "every flow with one jitter"
+        )
+    tcp_source = groups[0].get("source", {"kind": "bulk"})
+    if tcp_source["kind"] != "bulk":
+        raise ValidationError(
+            f"traffic.groups[0].source.kind = {tcp_source['kind']!r}: the ns-3 program's TCP "
+            "flows are bulk"
+        )
+    args = _schedule_args(groups[0]["schedule"], "traffic.groups[0].schedule")
+    if len(groups) == 2:
+        udp, schedule = groups[1]["source"], groups[1]["schedule"]
+        if udp["kind"] != "cbr" or udp.get("random", False):
+            raise ValidationError(
+                "traffic.groups[1].source: the ns-3 program's UDP flows are constant bit rate "
+                '(kind = "cbr", random = false)'
+            )
+        if schedule["kind"] != "constant":
+            raise ValidationError(
+                f"traffic.groups[1].schedule.kind = {schedule['kind']!r}: the ns-3 program's "
+                "UDP flows run from their start to the end (constant)"
+            )
+        if udp["packet_bytes"] < UDP_MIN_PACKET_BYTES:
+            raise ValidationError(
+                f"traffic.groups[1].source.packet_bytes = {udp['packet_bytes']}: the ns-3 "
+                f"program's UDP packets are at least {UDP_MIN_PACKET_BYTES} B, or it would "
+                "count them as control packets"
+            )
+        args += [
+            f"--udpFlows={schedule['flows']}",
+            f"--udpRateKbps={float(udp['rate_kbps'])!r}",
+            f"--udpPacketBytes={udp['packet_bytes']}",
+        ]
+    return args, jitters.pop()
 
 
 def ns3_args(case: Case, seed: int) -> list[str]:
@@ -219,30 +390,18 @@ def ns3_args(case: Case, seed: int) -> list[str]:
         )
     if tcp["cc"] != "cubic":
         raise ValidationError(f"tcp.cc = {tcp['cc']!r}: the ns-3 program runs TcpCubic only")
-    schedule = traffic["schedule"]
-    args = [f"--aqm={case.aqm}"]
-    if schedule["kind"] == "constant":
-        args += ["--schedule=constant", f"--flows={schedule['flows']}"]
-    elif schedule["kind"] == "betared_steps":
-        args += [
-            "--schedule=betared",
-            f"--nBase={schedule['n_base']}",
-            f"--nMid={schedule['n_mid']}",
-            f"--nMax={schedule['n_max']}",
-            f"--phase={schedule['phase_s']!r}",
-        ]
-    else:
-        raise ValidationError(
-            f"traffic.schedule.kind = {schedule['kind']!r}: the ns-3 program runs "
-            "'constant' and 'betared_steps' only"
-        )
+    flows, jitter = _traffic_args(traffic)
     start, end = sc["measure"]["window"]
     return [
-        *args,
+        f"--aqm={case.aqm}",
+        *flows,
         f"--duration={sc['duration_s']!r}",
         f"--measureFrom={float(start)!r}",
-        f"--startJitter={traffic['start_jitter_s']!r}",
+        f"--startJitter={jitter!r}",
         f"--buffer={topo['router_buffer_pkts']}",
+        f"--bottleneckDelay={float(topo['bottleneck_delay_ms'])!r}",
+        f"--senderDelays={_delays_arg('sender_delay_ms', topo['sender_delay_ms'])}",
+        f"--receiverDelays={_delays_arg('receiver_delay_ms', topo['receiver_delay_ms'])}",
         f"--segmentSize={tcp['packet_bytes'] - NS3_HEADERS_BYTES}",
         "--stop=quiet",
         "--seed=1",
@@ -276,6 +435,13 @@ def find_ns3() -> Toolchain:
     if cxx is None:
         raise ValidationError(f"ns-3 not found (no C++ compiler `{cxx_name}` on PATH); {INSTALL}")
     return Toolchain(cxx, include_dir)
+
+
+def check_tools() -> None:
+    """ns-3's headers and the compiler are there (ValidationError with the install hint
+    otherwise), unless `AQMLAB_NS3_PROGRAM` names a ready program."""
+    if not os.environ.get(PROGRAM_ENV):
+        find_ns3()
 
 
 def program_sources() -> tuple[Path, ...]:
@@ -436,10 +602,14 @@ def run_aqmlab(case: Case, seed: int) -> dict[str, Any]:
         "data_delivered",
     )
     summary = {k: float(row[k]) for k in keys}
+    # Stored, not judged: the same figures as the ns-3 program's extras.
+    extras = {k: float(row[k]) for k in ("jain_fairness", "bottleneck_marks") if k in row}
+    groups = {str(g["name"]): float(g["throughput_mbps"]) for g in result.records("groups")}
     return {
         "summary": summary,
         "wall_s": wall,
         "overrides": [list(s) for s in aqmlab_overrides(case)],
+        "aqmlab": {**extras, "group_throughput_mbps": groups},
     }
 
 

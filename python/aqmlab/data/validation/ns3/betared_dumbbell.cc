@@ -9,12 +9,18 @@
 // 1000-packet DropTailQueue on the device, without a queue disc. Long-lived TCP Cubic bulk
 // flows, ns-3.37 defaults otherwise. Scenario 1: --schedule=constant --flows=N; scenario 2:
 // --schedule=betared (N = nBase, nMid, nMax, nMid, nBase over five phases).
+// Variants: --senderDelays / --receiverDelays give flow i the access delay i mod the list's
+// length (mixed round-trip times, with --bottleneckDelay); --udpFlows adds constant-bit-rate
+// UDP flows on hosts of their own, after the TCP flows.
 //
 // Build: g++ -O2 -std=c++17 betared_dumbbell.cc -I/usr/include -lns3-... (see run_ns3.sh)
-// Run:   ./betared_dumbbell --aqm=droptail|red|ared|pie|codel [--duration=250]
-//                          [--schedule=betared|constant] [--flows=100] [--nMax=800]
-//                          [--measureFrom=0] [--qdisc=Name=Value,...] [--stop=quiet|close]
-//                          [--run=1] [--progress=10] [--ns3::Class::Attribute=value ...]
+// Run:   ./betared_dumbbell --aqm=droptail|red|ared|pie|codel|cobalt|fq_codel|fq_pie|fq_cobalt
+//                          [--duration=250] [--schedule=betared|constant] [--flows=100]
+//                          [--nMax=800] [--measureFrom=0] [--qdisc=Name=Value,...]
+//                          [--bottleneckDelay=10] [--senderDelays=1,...] [--receiverDelays=1]
+//                          [--udpFlows=0 --udpRateKbps=75000 --udpPacketBytes=1000]
+//                          [--stop=quiet|close] [--run=1] [--progress=10]
+//                          [--ns3::Class::Attribute=value ...]
 // Output: one JSON line on stdout: the metrics over [measureFrom, duration], per-phase
 // figures, whole-run TCP events and the queue disc's attributes as set (--PrintHelp lists
 // every option).
@@ -45,7 +51,9 @@ namespace
 
 const double kBottleneckBps = 50e6;
 const char* const kBottleneckRate = "50Mbps";
-const char* const kBottleneckDelay = "10ms";
+const uint32_t kUdpHeaderBytes = 28; // IPv4 20 + UDP 8
+// The smallest UDP packet whose wire size (PPP 2 more) tells it from a TCP control packet.
+const uint32_t kMinUdpPacketBytes = probes::kMaxHeaderWireBytes - 2 + 1;
 
 // Progress report on stderr every `interval` simulated seconds.
 std::chrono::steady_clock::time_point g_wallStart;
@@ -92,11 +100,70 @@ Ratio(double num, double den)
     return den > 0 ? num / den : std::nan("");
 }
 
+// A time in ms as ns-3 parses it, in whole nanoseconds.
+std::string
+MsToTimeString(double ms)
+{
+    return std::to_string(std::llround(ms * 1e6)) + "ns";
+}
+
+// "1,2.5,40" -> {1, 2.5, 40}; false for an empty list or an item that is not a number >= 0.
+bool
+ParseDelays(const std::string& text, std::vector<double>& out)
+{
+    out.clear();
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        char* end = nullptr;
+        double v = std::strtod(item.c_str(), &end);
+        if (item.empty() || *end != '\0' || !(v >= 0) || !std::isfinite(v))
+        {
+            return false;
+        }
+        out.push_back(v);
+    }
+    return !out.empty();
+}
+
+struct Plan
+{
+    double start;
+    double stop; // < 0: runs to the end
+    bool udp;
+};
+
+// Jain's index (sum x)^2 / (n sum x^2) over the flows active at some time in [a, b], each x the
+// bytes it delivered in the window (as aqmlab counts them) over its active time inside it.
+double
+JainIndex(const probes::Snapshot& a, const probes::Snapshot& b, const std::vector<Plan>& plans)
+{
+    double sum = 0.0;
+    double sum2 = 0.0;
+    uint32_t n = 0;
+    for (size_t i = 0; i < plans.size() && i < b.flowRx.size(); ++i)
+    {
+        double from = std::max(a.t, plans[i].start);
+        double to = plans[i].stop >= 0 ? std::min(b.t, plans[i].stop) : b.t;
+        if (!(to > from))
+        {
+            continue;
+        }
+        uint64_t before = i < a.flowRx.size() ? a.flowRx[i] : 0;
+        double x = (b.flowRx[i] - before) * 8.0 / (to - from);
+        sum += x;
+        sum2 += x * x;
+        n++;
+    }
+    return n > 0 && sum2 > 0 ? sum * sum / (n * sum2) : std::nan("");
+}
+
 // The metrics between two snapshots, as JSON members (no braces), with the definitions of
 // docs/validation-ns3.md: time-weighted queue, drops / arrivals at the queue disc, wire busy
 // time / window, in-order payload delivered to the sinks, delay from sender wire to receiver.
 std::string
-WindowMetrics(const probes::Snapshot& a, const probes::Snapshot& b)
+WindowMetrics(const probes::Snapshot& a, const probes::Snapshot& b, const std::vector<Plan>& plans)
 {
     double len = b.t - a.t;
     double meanQ = Ratio(b.area - a.area, len);
@@ -112,23 +179,23 @@ WindowMetrics(const probes::Snapshot& a, const probes::Snapshot& b)
        << ",\"link_efficiency\":"
        << Json(Ratio((b.txBytes - a.txBytes) * 8.0 / kBottleneckBps, len))
        << ",\"throughput_mbps\":" << Json(Ratio((b.rxBytes - a.rxBytes) * 8.0 / 1e6, len))
+       << ",\"throughput_tcp_mbps\":"
+       << Json(Ratio((b.tcpRxBytes - a.tcpRxBytes) * 8.0 / 1e6, len))
+       << ",\"throughput_udp_mbps\":"
+       << Json(Ratio((b.udpRxBytes - a.udpRxBytes) * 8.0 / 1e6, len))
+       << ",\"jain_fairness\":" << Json(JainIndex(a, b, plans))
        << ",\"delay_mean_ms\":" << Json(1e3 * Ratio(b.delaySum - a.delaySum, double(delivered)))
        << ",\"jitter_ms\":"
        << Json(1e3 * Ratio(b.jitterSum - a.jitterSum, double(b.jitterTerms - a.jitterTerms)))
        << ",\"bottleneck_arrivals\":" << arrivals
        << ",\"bottleneck_drops\":" << b.drops - a.drops
+       << ",\"bottleneck_marks\":" << b.marks - a.marks
        << ",\"bottleneck_departures\":" << b.departures - a.departures
        << ",\"bottleneck_tx_pkts\":" << b.txPkts - a.txPkts
        << ",\"data_sent\":" << b.dataSent - a.dataSent << ",\"data_delivered\":" << delivered
        << ",\"tcp_aborted_connections\":" << b.aborts - a.aborts;
     return js.str();
 }
-
-struct Plan
-{
-    double start;
-    double stop; // < 0: runs to the end
-};
 
 } // namespace
 
@@ -154,9 +221,18 @@ main(int argc, char* argv[])
     double progress = 0.0;
     std::string stopMode = "quiet";
     std::string qdiscOverrides;
+    double bottleneckDelayMs = 10.0;
+    std::string senderDelaysText = "1";
+    std::string receiverDelaysText = "1";
+    uint32_t udpFlows = 0;
+    double udpRateKbps = 0.0;
+    uint32_t udpPacketBytes = 1000;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("aqm", "droptail, red, ared, pie or codel (see aqm_setup.h)", aqm);
+    cmd.AddValue("aqm",
+                 "droptail, red, ared, pie, codel, cobalt, fq_codel, fq_pie or fq_cobalt (see "
+                 "aqm_setup.h)",
+                 aqm);
     cmd.AddValue("schedule", "betared (scenario 2 steps) or constant", schedule);
     cmd.AddValue("duration", "simulated time, s", duration);
     cmd.AddValue("measureFrom", "start of the measurement window [measureFrom, duration], s",
@@ -169,6 +245,20 @@ main(int argc, char* argv[])
     cmd.AddValue("startJitter", "uniform random start offset in [0, startJitter] s", startJitter);
     cmd.AddValue("segmentSize", "TCP SegmentSize, bytes", segmentSize);
     cmd.AddValue("buffer", "buffer of every router port, packets", bufferPkts);
+    cmd.AddValue("bottleneckDelay", "one-way delay of the bottleneck R1 -> R2, ms",
+                 bottleneckDelayMs);
+    cmd.AddValue("senderDelays",
+                 "access delays of the senders' links, ms, comma-separated: flow i gets item i "
+                 "mod the list's length",
+                 senderDelaysText);
+    cmd.AddValue("receiverDelays", "the same for the receivers' links", receiverDelaysText);
+    cmd.AddValue("udpFlows",
+                 "constant-bit-rate UDP flows added after the TCP flows, each on its own hosts "
+                 "and starting like a TCP flow",
+                 udpFlows);
+    cmd.AddValue("udpRateKbps", "rate of each UDP flow, kb/s", udpRateKbps);
+    cmd.AddValue("udpPacketBytes", "size of each UDP packet, IP and UDP headers included",
+                 udpPacketBytes);
     cmd.AddValue("qdisc", "queue disc attributes replacing the --aqm defaults: Name=Value,...",
                  qdiscOverrides);
     cmd.AddValue("seed", "RngSeedManager seed", seed);
@@ -182,11 +272,33 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     std::string bufStr = std::to_string(bufferPkts) + "p";
+    if (!(bottleneckDelayMs >= 0) || !std::isfinite(bottleneckDelayMs))
+    {
+        std::cerr << "--bottleneckDelay must be a number >= 0 (ms)\n";
+        return 2;
+    }
+    std::string bottleneckDelay = MsToTimeString(bottleneckDelayMs);
     aqm_setup::QueueDiscSpec spec =
-        aqm_setup::DefaultSpec(aqm, bufStr, kBottleneckRate, kBottleneckDelay);
+        aqm_setup::DefaultSpec(aqm, bufStr, kBottleneckRate, bottleneckDelay);
     if (spec.type.empty())
     {
-        std::cerr << "unknown --aqm=" << aqm << " (droptail, red, ared, pie or codel)\n";
+        std::cerr << "unknown --aqm=" << aqm
+                  << " (droptail, red, ared, pie, codel, cobalt, fq_codel, fq_pie or "
+                     "fq_cobalt)\n";
+        return 2;
+    }
+    std::vector<double> senderDelays;
+    std::vector<double> receiverDelays;
+    if (!ParseDelays(senderDelaysText, senderDelays) ||
+        !ParseDelays(receiverDelaysText, receiverDelays))
+    {
+        std::cerr << "--senderDelays and --receiverDelays: comma-separated numbers >= 0 (ms)\n";
+        return 2;
+    }
+    if (udpFlows > 0 && (!(udpRateKbps > 0) || udpPacketBytes < kMinUdpPacketBytes))
+    {
+        std::cerr << "--udpFlows needs --udpRateKbps > 0 and --udpPacketBytes >= "
+                  << kMinUdpPacketBytes << "\n";
         return 2;
     }
     if (!aqm_setup::ApplyOverrides(spec, qdiscOverrides))
@@ -216,7 +328,7 @@ main(int argc, char* argv[])
     {
         for (uint32_t i = 0; i < flowsConstant; ++i)
         {
-            plans.push_back({jitter->GetValue(), -1.0});
+            plans.push_back({jitter->GetValue(), -1.0, false});
         }
     }
     else if (schedule == "betared")
@@ -224,21 +336,27 @@ main(int argc, char* argv[])
         // N = nBase on [0, p), nMid on [p, 2p), nMax on [2p, 3p), nMid on [3p, 4p), nBase after.
         for (uint32_t i = 0; i < nBase; ++i)
         {
-            plans.push_back({jitter->GetValue(), -1.0});
+            plans.push_back({jitter->GetValue(), -1.0, false});
         }
         for (uint32_t i = nBase; i < nMid; ++i)
         {
-            plans.push_back({phase + jitter->GetValue(), 4 * phase});
+            plans.push_back({phase + jitter->GetValue(), 4 * phase, false});
         }
         for (uint32_t i = nMid; i < nMax; ++i)
         {
-            plans.push_back({2 * phase + jitter->GetValue(), 3 * phase});
+            plans.push_back({2 * phase + jitter->GetValue(), 3 * phase, false});
         }
     }
     else
     {
         std::cerr << "unknown --schedule=" << schedule << " (betared or constant)\n";
         return 2;
+    }
+    // UDP flows run from their start to the end, after the TCP flows.
+    uint32_t nTcp = plans.size();
+    for (uint32_t i = 0; i < udpFlows; ++i)
+    {
+        plans.push_back({jitter->GetValue(), -1.0, true});
     }
     uint32_t nFlows = plans.size();
     probes::g_flowEstablished.assign(nFlows, -1.0);
@@ -263,7 +381,7 @@ main(int argc, char* argv[])
 
     PointToPointHelper bottleneck;
     bottleneck.SetDeviceAttribute("DataRate", StringValue(kBottleneckRate));
-    bottleneck.SetChannelAttribute("Delay", StringValue(kBottleneckDelay));
+    bottleneck.SetChannelAttribute("Delay", StringValue(bottleneckDelay));
     bottleneck.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue(bufStr));
 
     InternetStackHelper stack;
@@ -276,7 +394,11 @@ main(int argc, char* argv[])
     std::vector<NetDeviceContainer> rightDevs(nFlows);
     for (uint32_t i = 0; i < nFlows; ++i)
     {
+        edge.SetChannelAttribute(
+            "Delay", StringValue(MsToTimeString(senderDelays[i % senderDelays.size()])));
         leftDevs[i] = edge.Install(senders.Get(i), routers.Get(0));
+        edge.SetChannelAttribute(
+            "Delay", StringValue(MsToTimeString(receiverDelays[i % receiverDelays.size()])));
         rightDevs[i] = edge.Install(routers.Get(1), sinks.Get(i));
         allDevices.Add(leftDevs[i]);
         allDevices.Add(rightDevs[i]);
@@ -340,15 +462,29 @@ main(int argc, char* argv[])
 
     // --- applications ---------------------------------------------------------------------------
     const uint16_t port = 9;
-    ApplicationContainer sinkApps;
     for (uint32_t i = 0; i < nFlows; ++i)
     {
-        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
+        PacketSinkHelper sinkHelper(plans[i].udp ? "ns3::UdpSocketFactory"
+                                                 : "ns3::TcpSocketFactory",
                                     InetSocketAddress(Ipv4Address::GetAny(), port));
         ApplicationContainer s = sinkHelper.Install(sinks.Get(i));
         s.Start(Seconds(0.0));
-        sinkApps.Add(s);
+        probes::g_flows.sinks.push_back(DynamicCast<PacketSink>(s.Get(0)));
+        probes::g_flows.udp.push_back(plans[i].udp);
 
+        if (plans[i].udp)
+        {
+            // Constant bit rate: the first packet at the start, then one every interval
+            // (packet bits / rate, in whole ns), until the end of the run.
+            Ptr<probes::CbrSender> udp = CreateObject<probes::CbrSender>();
+            udp->Configure(
+                InetSocketAddress(sinkAddr[i], port),
+                udpPacketBytes - kUdpHeaderBytes,
+                NanoSeconds(std::llround(udpPacketBytes * 8e9 / (udpRateKbps * 1e3))));
+            senders.Get(i)->AddApplication(udp);
+            udp->SetStartTime(Seconds(plans[i].start));
+            continue;
+        }
         ApplicationContainer a;
         if (stopMode == "close")
         {
@@ -375,9 +511,11 @@ main(int argc, char* argv[])
     }
 
     // Snapshots: the window's start, and the phase boundaries for per-phase figures.
+    probes::g_flows.udpPayloadBytes = udpPacketBytes - kUdpHeaderBytes;
+    probes::g_flows.udpHeaderBytes = kUdpHeaderBytes;
     std::vector<probes::Snapshot> phaseSnaps;
     auto snapInto = [&](std::vector<probes::Snapshot>* into) {
-        into->push_back(probes::Take(Simulator::Now().GetSeconds(), qd, sinkApps));
+        into->push_back(probes::Take(Simulator::Now().GetSeconds(), qd));
     };
     std::vector<probes::Snapshot> startSnap;
     if (measureFrom > 0)
@@ -405,7 +543,7 @@ main(int argc, char* argv[])
         std::chrono::duration<double>(std::chrono::steady_clock::now() - simStart).count();
 
     // --- results ------------------------------------------------------------------------------
-    probes::Snapshot end = probes::Take(duration, qd, sinkApps);
+    probes::Snapshot end = probes::Take(duration, qd);
     probes::Snapshot windowStart = startSnap.empty() ? probes::Snapshot{} : startSnap.front();
     phaseSnaps.push_back(end);
 
@@ -414,7 +552,7 @@ main(int argc, char* argv[])
     uint32_t notConnectedBeforeStop = 0;
     double connectSum = 0.0;
     double connectMax = 0.0;
-    for (uint32_t i = 0; i < nFlows; ++i)
+    for (uint32_t i = 0; i < nTcp; ++i)
     {
         double stopAt = plans[i].stop >= 0 ? plans[i].stop : duration;
         double at = probes::g_flowEstablished[i];
@@ -433,9 +571,11 @@ main(int argc, char* argv[])
     QueueDisc::Stats st = qd->GetStats();
     std::ostringstream js;
     js << "{\"simulator\":\"ns-3.37\",\"aqm\":" << Quote(aqm) << ",\"schedule\":"
-       << Quote(schedule) << ",\"flows\":" << nFlows << ",\"duration_s\":" << Json(duration)
+       << Quote(schedule) << ",\"flows\":" << nFlows << ",\"tcp_flows\":" << nTcp
+       << ",\"udp_flows\":" << udpFlows << ",\"duration_s\":" << Json(duration)
        << ",\"stop\":" << Quote(stopMode) << ",\"segment_size\":" << segmentSize
-       << ",\"seed\":" << seed << ",\"run\":" << run << "," << WindowMetrics(windowStart, end)
+       << ",\"seed\":" << seed << ",\"run\":" << run << ","
+       << WindowMetrics(windowStart, end, plans)
        << ",\"max_queue_pkts\":" << probes::g_queue.maximum
        << ",\"qdisc_type\":" << Quote(spec.type) << ",\"qdisc_attributes\":{";
     bool first = true;
@@ -456,7 +596,43 @@ main(int argc, char* argv[])
         js << (first ? "" : ",") << Quote(kv.first + " (after dequeue)") << ":" << kv.second;
         first = false;
     }
-    js << "},\"tcp_fast_recoveries\":" << probes::g_recoveries
+    js << "},\"qdisc_mark_reasons\":{";
+    first = true;
+    for (const auto& kv : st.nMarkedPackets)
+    {
+        js << (first ? "" : ",") << Quote(kv.first) << ":" << kv.second;
+        first = false;
+    }
+    // A flow-queueing disc: the flow queues it created (one per hash bucket used), the packets
+    // they hold at the end and the drops they made over the run (the root's PacketsInQueue and
+    // statistics include them: the counts show it), and the attributes of the first one.
+    uint64_t flowQueuePackets = 0;
+    uint64_t flowQueueDrops = 0;
+    for (size_t i = 0; i < qd->GetNQueueDiscClasses(); ++i)
+    {
+        Ptr<QueueDisc> child = qd->GetQueueDiscClass(i)->GetQueueDisc();
+        flowQueuePackets += child->GetNPackets();
+        flowQueueDrops += child->GetStats().nTotalDroppedPackets;
+    }
+    js << "},\"qdisc_packets_at_end\":" << qd->GetNPackets()
+       << ",\"qdisc_drops_total\":" << st.nTotalDroppedPackets
+       << ",\"qdisc_flow_queues\":" << qd->GetNQueueDiscClasses()
+       << ",\"flow_queue_packets_at_end\":" << flowQueuePackets
+       << ",\"flow_queue_drops_total\":" << flowQueueDrops;
+    if (qd->GetNQueueDiscClasses() > 0)
+    {
+        Ptr<QueueDisc> child = qd->GetQueueDiscClass(0)->GetQueueDisc();
+        js << ",\"child_qdisc_type\":" << Quote(child->GetInstanceTypeId().GetName())
+           << ",\"child_qdisc_attributes\":{";
+        first = true;
+        for (const auto& kv : aqm_setup::ReadAll(child))
+        {
+            js << (first ? "" : ",") << Quote(kv.first) << ":" << Quote(kv.second);
+            first = false;
+        }
+        js << "}";
+    }
+    js << ",\"tcp_fast_recoveries\":" << probes::g_recoveries
        << ",\"tcp_timeout_episodes\":" << probes::g_lossEpisodes
        << ",\"tcp_rto_backoffs\":" << probes::g_rtoBackoffs
        << ",\"connections_established\":" << established
@@ -466,13 +642,15 @@ main(int argc, char* argv[])
     probes::Snapshot prev;
     for (size_t i = 0; i < phaseSnaps.size(); ++i)
     {
-        js << (i ? "," : "") << "{" << WindowMetrics(prev, phaseSnaps[i]) << "}";
+        js << (i ? "," : "") << "{" << WindowMetrics(prev, phaseSnaps[i], plans) << "}";
         prev = phaseSnaps[i];
     }
     js << "],\"wall_setup_s\":" << Json(setupWall) << ",\"wall_routing_s\":" << Json(routeWall)
        << ",\"wall_run_s\":" << Json(simWall) << "}";
     std::cout << js.str() << std::endl;
 
+    // The sinks are released before the simulator, not by a static destructor after it.
+    probes::g_flows = probes::Flows();
     Simulator::Destroy();
     return 0;
 }

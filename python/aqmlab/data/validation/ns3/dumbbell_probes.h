@@ -24,7 +24,9 @@ namespace probes
 using namespace ns3;
 
 // Packets waiting at the bottleneck port: the queue disc's backlog plus the packet parked in the
-// device's 1-packet queue (the one being serialised is in neither). Integrated exactly at every
+// device's 1-packet queue (the one being serialised is in neither). The backlog is the root
+// queue disc's PacketsInQueue, which for a flow-queueing disc counts the packets of all its
+// flow queues (the children report every enqueue and dequeue to it). Integrated exactly at every
 // change of either, as the mean and mean square over time.
 struct QueueIntegral
 {
@@ -243,6 +245,64 @@ class QuietStopBulkSender : public Application
 
 NS_OBJECT_ENSURE_REGISTERED(QuietStopBulkSender);
 
+// A constant-bit-rate UDP sender, as aqmlab's CBR source (ns-2's Application/Traffic/CBR): its
+// first packet when it starts, then one every interval until it stops or the run ends. The
+// packet carries `payload` bytes (its IP packet 28 more). ns-3's UdpClient would do the same,
+// but its class layout depends on NS3_LOG_ENABLE, which Debian's library is built with and
+// this program is not.
+class CbrSender : public Application
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("CbrSender").SetParent<Application>().AddConstructor<CbrSender>();
+        return tid;
+    }
+
+    void Configure(Address peer, uint32_t payload, Time interval)
+    {
+        m_peer = peer;
+        m_payload = payload;
+        m_interval = interval;
+    }
+
+  private:
+    void StartApplication() override
+    {
+        m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+        m_socket->Bind();
+        m_socket->Connect(m_peer);
+        Send();
+    }
+
+    void StopApplication() override
+    {
+        Simulator::Cancel(m_next);
+    }
+
+    void DoDispose() override
+    {
+        Simulator::Cancel(m_next);
+        m_socket = nullptr;
+        Application::DoDispose();
+    }
+
+    void Send()
+    {
+        m_socket->Send(Create<Packet>(m_payload));
+        m_next = Simulator::Schedule(m_interval, &CbrSender::Send, this);
+    }
+
+    Address m_peer;
+    uint32_t m_payload = 0;
+    Time m_interval;
+    Ptr<Socket> m_socket;
+    EventId m_next;
+};
+
+NS_OBJECT_ENSURE_REGISTERED(CbrSender);
+
 // TCP sender events, summed over all flows: entries into fast recovery (CA_RECOVERY), entries
 // into the loss state after a retransmission timeout (CA_LOSS), and RTO back-offs. ns-3 doubles
 // the RTO at every expiry of the retransmission timer (RFC 6298 (5.5)), so an RTO change to
@@ -316,16 +376,45 @@ HookSocket(Ptr<Application> app, uint32_t flow)
     }
 }
 
-// The cumulative counters at one moment.
+// The receiving applications, one per flow (TCP flows first, then UDP flows), and how aqmlab
+// counts what they receive: a TCP flow's in-order payload, a UDP flow's whole packets (IP and
+// UDP headers included), which a PacketSink counts without the 28 header bytes.
+struct Flows
+{
+    std::vector<Ptr<PacketSink>> sinks;
+    std::vector<bool> udp;
+    uint32_t udpPayloadBytes = 0;
+    uint32_t udpHeaderBytes = 0;
+
+    uint64_t Delivered(size_t i) const
+    {
+        uint64_t rx = sinks[i]->GetTotalRx();
+        if (!udp[i] || udpPayloadBytes == 0)
+        {
+            return rx;
+        }
+        return rx + rx / udpPayloadBytes * udpHeaderBytes;
+    }
+};
+
+Flows g_flows;
+
+// The cumulative counters at one moment. The queue disc's statistics are the root's: a
+// flow-queueing disc's children report their enqueues, dequeues, drops and marks to it, so
+// they cover every flow queue.
 struct Snapshot
 {
     double t = 0.0;
     double area = 0.0;
     double area2 = 0.0;
     double qdiscArea = 0.0;
-    uint64_t rxBytes = 0;    // payload delivered in order to the sink applications
+    uint64_t rxBytes = 0;    // delivered to the sink applications, as aqmlab counts it
+    uint64_t tcpRxBytes = 0; // of that, by TCP flows
+    uint64_t udpRxBytes = 0; // and by UDP flows
+    std::vector<uint64_t> flowRx; // per flow
     uint64_t arrivals = 0;   // queue disc: packets received
     uint64_t drops = 0;      // queue disc: packets dropped
+    uint64_t marks = 0;      // queue disc: packets marked CE
     uint64_t departures = 0; // queue disc: packets sent on to the device
     uint64_t txBytes = 0;    // bottleneck wire bytes
     uint64_t txPkts = 0;
@@ -338,7 +427,7 @@ struct Snapshot
 };
 
 Snapshot
-Take(double t, Ptr<QueueDisc> qd, const ApplicationContainer& sinks)
+Take(double t, Ptr<QueueDisc> qd)
 {
     Snapshot s;
     s.t = t;
@@ -347,13 +436,18 @@ Take(double t, Ptr<QueueDisc> qd, const ApplicationContainer& sinks)
     s.area = q.area;
     s.area2 = q.area2;
     s.qdiscArea = q.qdiscArea;
-    for (uint32_t i = 0; i < sinks.GetN(); ++i)
+    s.flowRx.resize(g_flows.sinks.size());
+    for (size_t i = 0; i < g_flows.sinks.size(); ++i)
     {
-        s.rxBytes += DynamicCast<PacketSink>(sinks.Get(i))->GetTotalRx();
+        uint64_t rx = g_flows.Delivered(i);
+        s.flowRx[i] = rx;
+        s.rxBytes += rx;
+        (g_flows.udp[i] ? s.udpRxBytes : s.tcpRxBytes) += rx;
     }
     QueueDisc::Stats st = qd->GetStats();
     s.arrivals = st.nTotalReceivedPackets;
     s.drops = st.nTotalDroppedPackets;
+    s.marks = st.nTotalMarkedPackets;
     s.departures = st.nTotalSentPackets;
     s.txBytes = g_bottleneckTxBytes;
     s.txPkts = g_bottleneckTxPkts;

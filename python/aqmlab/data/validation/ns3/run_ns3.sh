@@ -4,9 +4,9 @@
 # test suite; `aqmlab validate ns3` builds and runs the same program. See docs/validation-ns3.md.
 #
 # Usage: validation/ns3/run_ns3.sh [extra program options, e.g. --duration=20 --schedule=constant]
-# Environment: AQMS ("droptail red"; also ared, pie, codel), BUILD_DIR (target/ns3 under the
-#              current folder), OUT_DIR (results/ns3 under the current folder),
-#              CXX (g++), NICE (nice; set empty to run at normal priority).
+# Environment: AQMS ("droptail red"; also ared, pie, codel, cobalt, fq_codel, fq_pie, fq_cobalt),
+#              BUILD_DIR (target/ns3 under the current folder), OUT_DIR (results/ns3 under
+#              the current folder), CXX (g++), NICE (nice; set empty to run at normal priority).
 # Prints one JSON line per run on stdout, with the wall time and peak RSS of the whole process
 # (from /usr/bin/time -v) added as wall_s and max_rss_kb.
 set -euo pipefail
