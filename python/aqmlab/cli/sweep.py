@@ -36,7 +36,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from ..engine.parquet import write_table
     from ..engine.store import RunStore
     from ..present.plots import plot_experiment
-    from ..sweeps.grid import execute, load_traces, table
+    from ..sweeps.grid import execute, load_tables, load_traces, table
 
     path = Path(args.file)
     experiment = Experiment.load(path, quick=args.quick)
@@ -59,8 +59,11 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     df = table(experiment, specs, store)
     if not df.empty:
         write_table(df, out_dir, "results")
+        tables = load_tables(experiment, specs, store)
+        for name, kept in tables.items():
+            write_table(kept, out_dir, name)
         traces = load_traces(experiment, specs, store) if experiment.plot.kind == "traces" else None
-        plot_experiment(experiment, df, out_dir, path.stem, traces)
+        plot_experiment(experiment, df, out_dir, path.stem, traces, tables)
         print(_sweep_summary(experiment, df))
     print(
         f"\n{outcome.total} runs: {outcome.ran} simulated, {outcome.skipped} reused, "

@@ -148,6 +148,10 @@ class RunResult:
         self._tables[name] = frame
         return frame
 
+    def parquet_bytes(self, name: str) -> bytes:
+        """Table `name` (one of `TABLES`) as the Parquet file `write` writes for it."""
+        return parquet.parquet_bytes(self._tables[name], _dtypes(name, self._tables[name]))
+
     def rows(self, name: str) -> int:
         """The number of rows of table `name`."""
         table = self._tables[name]

@@ -1,6 +1,7 @@
 """The on-disk store of finished runs: one JSON record per run under `<out>/runs/` (its
 summary and its per-port table), plus Parquet time series for runs that keep their traces
-(the port the summary describes, and every port's for a network of several). Every file is
+(the port the summary describes, and every port's for a network of several) and the per-run
+tables a sweep keeps (`<run id>.<table>.parquet`: probes, flows, groups, fct). Every file is
 listed in the folder's marker and written to a temporary name and renamed
 (`aqmlab.engine.outdir.write_file`), so an interrupted sweep leaves only complete records behind. A
 run travels as bytes (`encode_record`, `parquet_bytes`) from where it was simulated to the
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,11 +49,18 @@ class RunStore:
     def port_traces_path(self, run_id: str) -> Path:
         return self.root / f"{run_id}{PORT_TRACES_SUFFIX}"
 
-    def has(self, run_id: str, traces: bool = False) -> bool:
-        """Whether the run is stored (with its time series, when `traces`)."""
+    def table_path(self, run_id: str, name: str) -> Path:
+        """Where the run's table `name` (probes, flows, groups, fct) is kept."""
+        return self.root / f"{run_id}.{name}.parquet"
+
+    def has(self, run_id: str, traces: bool = False, tables: Sequence[str] = ()) -> bool:
+        """Whether the run is stored (with its time series, when `traces`, and with each
+        table of `tables`)."""
         if not self.record_path(run_id).is_file():
             return False
-        return not traces or self.traces_path(run_id).is_file()
+        if traces and not self.traces_path(run_id).is_file():
+            return False
+        return all(self.table_path(run_id, name).is_file() for name in tables)
 
     def clean_temporary(self) -> None:
         """Remove the temporary files an interrupted write may have left."""
@@ -64,6 +72,7 @@ class RunStore:
         record: Mapping[str, Any],
         timeseries: pd.DataFrame | None = None,
         port_timeseries: pd.DataFrame | None = None,
+        tables: Mapping[str, pd.DataFrame] | None = None,
     ) -> None:
         """Store a finished run from its record and tables (see `write_encoded`)."""
         self.write_encoded(
@@ -71,6 +80,7 @@ class RunStore:
             encode_record(record),
             None if timeseries is None else parquet_bytes(timeseries),
             None if port_timeseries is None else parquet_bytes(port_timeseries),
+            {name: parquet_bytes(df) for name, df in (tables or {}).items()},
         )
 
     def write_encoded(
@@ -79,13 +89,16 @@ class RunStore:
         record: bytes,
         timeseries: bytes | None = None,
         port_timeseries: bytes | None = None,
+        tables: Mapping[str, bytes] | None = None,
     ) -> None:
-        """Store a finished run given as file contents: the time series first, then the JSON
-        record, which marks the run as done."""
+        """Store a finished run given as file contents: the time series and tables first, then
+        the JSON record, which marks the run as done."""
         if timeseries is not None:
             write_file(self.traces_path(run_id), timeseries)
         if port_timeseries is not None:
             write_file(self.port_traces_path(run_id), port_timeseries)
+        for name, content in (tables or {}).items():
+            write_file(self.table_path(run_id, name), content)
         write_file(self.record_path(run_id), record)
 
     def read(self, run_id: str) -> dict[str, Any]:
@@ -106,6 +119,13 @@ class RunStore:
 
         path = self.port_traces_path(run_id)
         return pd.read_parquet(path) if path.is_file() else pd.DataFrame()
+
+    def read_table(self, run_id: str, name: str) -> pd.DataFrame:
+        """The run's kept table `name` (probes, flows, groups, fct), as `aqmlab run` writes it;
+        `FileNotFoundError` when the run was stored without it."""
+        import pandas as pd
+
+        return pd.read_parquet(self.table_path(run_id, name))
 
     def read_ports(self, run_id: str) -> pd.DataFrame:
         """The run's per-port table (one row per measured port); empty for a run stored

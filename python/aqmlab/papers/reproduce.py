@@ -18,7 +18,7 @@ from ..engine.parquet import write_table
 from ..engine.store import RunStore
 from ..present.plots import plot_experiment
 from ..sweeps.experiment import Experiment, ExperimentError, RunSpec
-from ..sweeps.grid import SweepOutcome, execute, load_traces, table
+from ..sweeps.grid import SweepOutcome, execute, load_tables, load_traces, table
 from . import catalog
 from .base import FigureOutcome, Paper, Part, ReproductionRuns
 from .claims import Claim
@@ -140,8 +140,9 @@ def reproduce(
             continue
         fig.files += [str(p) for p in write_table(df, out_dir / "tables", exp.name)]
         traces = load_traces(exp, specs, store) if exp.plot.kind == "traces" else None
+        kept = load_tables(exp, specs, store)
         fig.files += [
-            str(p) for p in plot_experiment(exp, df, out_dir / "figures", exp.name, traces)
+            str(p) for p in plot_experiment(exp, df, out_dir / "figures", exp.name, traces, kept)
         ]
 
     problems = [f"{f.experiment.name}: not run: {f.error}" for f in outcomes if f.error]

@@ -15,12 +15,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from .. import _core  # noqa: E402
-from ..engine.outdir import write_file  # noqa: E402
-from ..sweeps.experiment import Experiment, ExperimentError, format_value, window_phrase  # noqa: E402
-
-AQM_NAMES: dict[str, str] = _core.catalog()["aqm_titles"]
-"""Each AQM's title in legends and captions, from the AQM registry."""
+from ..sweeps.experiment import Experiment, format_value, window_phrase  # noqa: E402
+from .common import AQM_NAMES, SAVE_OPTIONS, display, quick_note, save_figure  # noqa: E402, F401
+from .fq_plots import plot_latency  # noqa: E402
 
 METRIC_LABELS: dict[str, tuple[str, float]] = {
     "avg_queue_pkts": ("average queue length (packets)", 1.0),
@@ -32,22 +29,14 @@ METRIC_LABELS: dict[str, tuple[str, float]] = {
     "jitter_ms": ("jitter (ms)", 1.0),
     "link_efficiency": ("link efficiency (%)", 100.0),
     "jain_fairness": ("Jain's fairness index", 1.0),
+    "probe_rtt_mean_ms": ("mean probe RTT (ms)", 1.0),
+    "probe_rtt_p50_ms": ("median probe RTT (ms)", 1.0),
+    "probe_rtt_p90_ms": ("90th-percentile probe RTT (ms)", 1.0),
+    "probe_rtt_p99_ms": ("99th-percentile probe RTT (ms)", 1.0),
 }
 """Axis label and scale factor of the summary metrics a figure may show."""
 
 QUEUE_METRICS = {"avg_queue_pkts", "avg_queue_aqm_pkts"}
-
-SAVE_OPTIONS = {
-    ".png": {"dpi": 110, "metadata": {"Software": None}},
-    ".svg": {"metadata": {"Date": None, "Creator": None}},
-}
-
-
-def display(value: Any) -> str:
-    """How a line or panel value is shown: AQM names capitalised as in the paper."""
-    if isinstance(value, str) and value in AQM_NAMES:
-        return AQM_NAMES[value]
-    return format_value(value)
 
 
 def metric_label(metric: str) -> tuple[str, float]:
@@ -76,23 +65,6 @@ def _axis_values(experiment: Experiment, name: str | None, df: pd.DataFrame) -> 
     axis = experiment.axis(name)
     values = [axis.column_values(v)[name] for v in axis.values] if axis else []
     return _ordered(values, df[name]) if name in df else []
-
-
-def save_figure(fig, out_dir: Path, stem: str) -> list[Path]:
-    """Save `fig` as `<stem>.png` and `<stem>.svg` in `out_dir`, a folder of an aqmlab result
-    (each file listed and written atomically: `aqmlab.engine.outdir.write_file`)."""
-    paths = []
-    with plt.rc_context({"svg.hashsalt": "aqmlab"}):
-        for suffix, options in SAVE_OPTIONS.items():
-            fmt = suffix[1:]
-            paths.append(
-                write_file(
-                    Path(out_dir) / f"{stem}{suffix}",
-                    lambda tmp, fmt=fmt, options=options: fig.savefig(tmp, format=fmt, **options),
-                )
-            )
-    plt.close(fig)
-    return paths
 
 
 ZERO_REACH = 0.5
@@ -130,35 +102,6 @@ def mark_zoomed_y(ax, reach: float = ZERO_REACH) -> bool:
     note = "axis does not start at 0" if lo > 0 else "axis does not reach 0"
     ax.set_ylabel(f"{ax.get_ylabel()}\n({note})")
     return True
-
-
-def quick_note(experiment: Experiment) -> str:
-    """For a figure title: what the experiment's quick variant reduced (its axes, seeds and
-    changed settings, measured against the full file), or "" for a full run."""
-    if not experiment.quick:
-        return ""
-    try:
-        full = Experiment.load(experiment.path)
-    except ExperimentError:
-        return "quick run: the experiment file's [quick] settings"
-    grid = []
-    for axis in experiment.axes:
-        whole = full.axis(axis.name)
-        if whole is not None and len(axis.values) < len(whole.values):
-            grid.append(
-                f"{len(axis.values)} of {len(whole.values)} {axis.label or axis.name} values"
-            )
-    parts = list(grid)
-    if len(experiment.seeds) < len(full.seeds):
-        parts.append(f"{len(experiment.seeds)} of {len(full.seeds)} seeds")
-    before = dict(full.fixed)
-    parts += [
-        f"{key} = {format_value(value)}"
-        for key, value in experiment.fixed
-        if key not in before or before[key] != value
-    ]
-    head = "quick run, reduced grid" if grid else "quick run"
-    return f"{head}: {', '.join(parts)}" if parts else head
 
 
 def plot_lines(
@@ -322,8 +265,14 @@ def plot_experiment(
     out_dir: str | os.PathLike[str],
     stem: str,
     traces: Mapping[Any, pd.DataFrame] | None = None,
+    tables: Mapping[str, pd.DataFrame] | None = None,
 ) -> list[Path]:
-    """The experiment's figure as `<stem>.png` and `<stem>.svg`; returns the paths."""
+    """The experiment's figure as `<stem>.png` and `<stem>.svg` (for `plot.kind = "latency"`,
+    three figures: `aqmlab.present.fq_plots`); returns the paths. `traces` are the time
+    series of a traces plot (`sweeps.grid.load_traces`), `tables` the kept per-run tables
+    (`sweeps.grid.load_tables`) a latency plot draws from."""
     if experiment.plot.kind == "traces":
         return plot_traces(experiment, df, traces or {}, out_dir, stem)
+    if experiment.plot.kind == "latency":
+        return plot_latency(experiment, df, tables or {}, out_dir, stem)
     return plot_lines(experiment, df, out_dir, stem)

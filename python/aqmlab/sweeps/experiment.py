@@ -23,13 +23,21 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
-TOP_KEYS = {"title", "description", "scenario", "seeds", "traces", "fixed", "axes", "plot", "quick"}
+TOP_KEYS = {
+    "title", "description", "scenario", "seeds", "traces", "tables", "fixed", "axes", "plot",
+    "quick",
+}  # fmt: skip
 SCENARIO_KEYS = {"duration_s", "topology", "queue", "tcp", "traffic", "measure"}
 """Top-level keys of a scenario file, which tell one given where an experiment is expected."""
 AXIS_KEYS = {"name", "label", "key", "keys", "values", "columns"}
 PLOT_KEYS = {"kind", "x", "y", "lines", "panels", "target", "moving_average_s", "x_log"}
 QUICK_KEYS = {"seeds", "fixed", "values", "plot"}
-PLOT_KINDS = ("lines", "traces")
+PLOT_KINDS = ("lines", "traces", "latency")
+RUN_TABLES = ("probes", "flows", "groups", "fct")
+"""The per-run tables a sweep can keep beside each run's summary (`tables = [...]`), each as
+`runs/<run id>.<name>.parquet` (docs/metrics.md defines them)."""
+LATENCY_TABLES = ("probes", "flows", "groups")
+"""The tables `plot.kind = "latency"` draws from, kept whether or not `tables` lists them."""
 
 
 class ExperimentError(ValueError):
@@ -144,6 +152,8 @@ class RunSpec:
     seed: int
     params: Mapping[str, Any]
     traces: bool = False
+    tables: tuple[str, ...] = ()
+    """The per-run tables to keep (`RUN_TABLES`), besides the summary."""
 
 
 def run_id(scenario_text: str, seed: int) -> str:
@@ -166,6 +176,8 @@ class Experiment:
     scenario_text: str
     seeds: tuple[int, ...]
     traces: bool
+    tables: tuple[str, ...]
+    """The per-run tables kept (`RUN_TABLES`): those the file lists plus those its plot needs."""
     fixed: tuple[tuple[str, Any], ...]
     axes: tuple[Axis, ...]
     plot: PlotSpec
@@ -216,6 +228,7 @@ class Experiment:
         traces = data.get("traces", False)
         if not isinstance(traces, bool):
             raise fail("traces: must be true or false")
+        tables = _tables(data.get("tables", []), fail)
         fixed = _fixed(data.get("fixed", {}), fail, "fixed")
         axes = _axes(data.get("axes", []), fail)
         plot = _plot(data.get("plot", {}), axes, fail)
@@ -240,6 +253,8 @@ class Experiment:
             if not isinstance(quick_plot, Mapping):
                 raise fail("quick.plot: must be a table")
             plot = _plot({**data.get("plot", {}), **quick_plot}, axes, fail)
+        if plot.kind == "latency":
+            tables += tuple(t for t in LATENCY_TABLES if t not in tables)
 
         return cls(
             name=path.stem,
@@ -250,6 +265,7 @@ class Experiment:
             scenario_text=scenario_text,
             seeds=seeds,
             traces=traces,
+            tables=tables,
             fixed=fixed,
             axes=axes,
             plot=plot,
@@ -298,7 +314,9 @@ class Experiment:
                         f"{self.path.name}: at {where or 'the base point'}: {e}"
                     ) from None
                 params = {**self.columns(point), "seed": int(seed)}
-                specs.append(RunSpec(run_id(text, seed), text, int(seed), params, self.traces))
+                specs.append(
+                    RunSpec(run_id(text, seed), text, int(seed), params, self.traces, self.tables)
+                )
         return specs
 
     def display_title(self, table: Any = None) -> str:
@@ -338,6 +356,18 @@ def _seeds(value: Any, fail, where: str) -> tuple[int, ...]:
         raise fail(f"{where}: must be a non-empty list of integers in 0..2^64-1")
     if len(set(value)) != len(value):
         raise fail(f"{where}: repeated seed")
+    return tuple(value)
+
+
+def _tables(value: Any, fail) -> tuple[str, ...]:
+    allowed = ", ".join(RUN_TABLES)
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise fail(f"tables: must be a list of table names ({allowed})")
+    for name in value:
+        if name not in RUN_TABLES:
+            raise fail(f"tables: unknown table '{name}' (allowed: {allowed})")
+    if len(set(value)) != len(value):
+        raise fail("tables: repeated table")
     return tuple(value)
 
 
@@ -463,6 +493,17 @@ def _plot(value: Any, axes: Sequence[Axis], fail) -> PlotSpec:
         raise fail('plot.x: required for kind = "lines"')
     if kind == "traces" and value.get("lines") is None:
         raise fail('plot.lines: required for kind = "traces" (the axis with one panel per value)')
+    if kind == "latency":
+        if value.get("lines") is None:
+            raise fail(
+                'plot.lines: required for kind = "latency" (the axis with one line per value)'
+            )
+        for other in axes:
+            if other.name != value["lines"] and len(other.values) > 1:
+                raise fail(
+                    f"plot.kind = \"latency\": axis '{other.name}' has {len(other.values)} "
+                    f"values; only plot.lines ('{value['lines']}') may vary in its figures"
+                )
     y = value.get("y", ["avg_queue_pkts"])
     if isinstance(y, str):
         y = [y]

@@ -59,15 +59,17 @@ def default_jobs() -> int:
 
 
 def unique_runs(specs: Iterable[RunSpec]) -> list[RunSpec]:
-    """One spec per run id, in first-seen order; a run keeps its traces when any experiment
-    that shares it asks for them."""
+    """One spec per run id, in first-seen order; a run keeps its traces, and each table, when
+    any experiment that shares it asks for them."""
     by_id: dict[str, RunSpec] = {}
     for spec in specs:
         seen = by_id.get(spec.run_id)
         if seen is None:
             by_id[spec.run_id] = spec
-        elif spec.traces and not seen.traces:
-            by_id[spec.run_id] = replace(seen, traces=True)
+            continue
+        tables = seen.tables + tuple(t for t in spec.tables if t not in seen.tables)
+        if (spec.traces and not seen.traces) or tables != seen.tables:
+            by_id[spec.run_id] = replace(seen, traces=seen.traces or spec.traces, tables=tables)
     return list(by_id.values())
 
 
@@ -204,7 +206,7 @@ def execute(
         open_resumable(out_dir, kind, overwrite)
         store = RunStore(out_dir)
         store.clean_temporary()
-        pending = [s for s in runs if not store.has(s.run_id, s.traces)]
+        pending = [s for s in runs if not store.has(s.run_id, s.traces, s.tables)]
         outcome = SweepOutcome(total=len(runs), skipped=len(runs) - len(pending))
         bar = Progress(len(runs), desc, "runs", enabled=progress, initial=outcome.skipped)
         try:
@@ -323,8 +325,11 @@ def sweep(
     if outcome.failed:
         run, message = outcome.failed[0]
         raise SweepError(f"{len(outcome.failed)} run(s) failed; first, {run}: {message}")
-    df = table(experiment, specs, RunStore(out_dir))
+    store = RunStore(out_dir)
+    df = table(experiment, specs, store)
     write_table(df, out_dir, "results")
+    for name, kept in load_tables(experiment, specs, store).items():
+        write_table(kept, out_dir, name)
     return df
 
 
@@ -341,3 +346,27 @@ def load_traces(
         if value not in out and store.has(spec.run_id, traces=True):
             out[value] = store.read_traces(spec.run_id)
     return out
+
+
+def load_table(specs: Sequence[RunSpec], store: RunStore, name: str) -> pd.DataFrame:
+    """One kept per-run table (`RunSpec.tables`: probes, flows, groups, fct) of every stored run
+    that kept it, stacked: `run_id`, the grid's parameter columns and `seed`, then the table's
+    own columns. Runs not stored, or stored without the table, are left out."""
+    import pandas as pd
+
+    frames = []
+    for spec in specs:
+        if not store.has(spec.run_id, tables=(name,)):
+            continue
+        df = store.read_table(spec.run_id, name)
+        front = {"run_id": spec.run_id, **spec.params}
+        own = [c for c in df.columns if c not in front]
+        frames.append(df[own].assign(**front)[[*front, *own]])
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def load_tables(
+    experiment: Experiment, specs: Sequence[RunSpec], store: RunStore
+) -> dict[str, pd.DataFrame]:
+    """Every table the experiment keeps (`Experiment.tables`), as `load_table` stacks it."""
+    return {name: load_table(specs, store, name) for name in experiment.tables}

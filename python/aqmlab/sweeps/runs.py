@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from .. import _core
 from ..engine.parquet import parquet_bytes
+from ..engine.result import RunResult
 from ..engine.store import RunStore, encode_record
 from .experiment import RunSpec
 
@@ -28,10 +29,12 @@ class FinishedRun:
     timeseries: bytes | None
     port_timeseries: bytes | None
     cpu_s: float
+    tables: tuple[tuple[str, bytes], ...] = ()
+    """The kept per-run tables (`RunSpec.tables`) as (name, Parquet bytes)."""
 
 
 def simulate(spec: RunSpec) -> FinishedRun:
-    """Simulate one run and encode its record and time series (on a worker)."""
+    """Simulate one run and encode its record, time series and kept tables (on a worker)."""
     t0, c0 = time.perf_counter(), time.process_time()
     out = _core.run_scenario(spec.scenario_text, [], spec.seed, None)
     wall_s, cpu_s = time.perf_counter() - t0, time.process_time() - c0
@@ -51,8 +54,18 @@ def simulate(spec: RunSpec) -> FinishedRun:
     port_timeseries = (
         parquet_bytes(out["port_timeseries"]) if spec.traces and several_ports else None
     )
+    tables: tuple[tuple[str, bytes], ...] = ()
+    if spec.tables:
+        result = RunResult.from_core(out)
+        tables = tuple((name, result.parquet_bytes(name)) for name in spec.tables)
     return FinishedRun(
-        spec.run_id, _core.version(), encode_record(record), timeseries, port_timeseries, cpu_s
+        spec.run_id,
+        _core.version(),
+        encode_record(record),
+        timeseries,
+        port_timeseries,
+        cpu_s,
+        tables,
     )
 
 
@@ -63,4 +76,6 @@ def store_run(store: RunStore, run: FinishedRun) -> None:
             f"the worker runs aqmlab {run.aqmlab_version}, this sweep {_core.version()}: "
             "install the same version on every node"
         )
-    store.write_encoded(run.run_id, run.record, run.timeseries, run.port_timeseries)
+    store.write_encoded(
+        run.run_id, run.record, run.timeseries, run.port_timeseries, dict(run.tables)
+    )
