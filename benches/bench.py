@@ -59,6 +59,12 @@ AQM_SETS = {
     "dbetared": [],
     "codel": [["queue.codel.target_ms", "40"]],
     "pie": [["queue.pie.target_ms", "40"]],
+    # The deployed AQMs at their defaults (target 5 ms): the flow-queueing disciplines' cost
+    # against drop tail's on the same traffic.
+    "cobalt": [],
+    "fq_codel": [],
+    "fq_pie": [],
+    "fq_cobalt": [],
 }
 # Model bifurcation sweeps: (label, parameter, from, to, overrides), 1000 values x 10^4 steps.
 MODEL_SWEEPS = (
