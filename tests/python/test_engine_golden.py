@@ -61,11 +61,11 @@ ADDED = {
         "overlimit_drops",
         "ce_threshold_marks",
     ),
-    "aqms": ("cobalt", "fq_codel", "fq_pie", "fq_cobalt"),
+    "queue_tables": ("tbf", "cobalt", "fq_codel", "fq_pie", "fq_cobalt"),
 }
 """The latency probes' table and summary columns, the flow-queueing counters of the per-port
-table (docs/metrics.md), and the parameter tables of the AQMs registered since (which the
-resolved scenario text lists), added after the digests."""
+table (docs/metrics.md), and the tables of `[queue]` added since (the token-bucket shaper's and
+the new AQMs', which the resolved scenario text lists), added after the digests."""
 
 
 def _clean(value):
@@ -87,7 +87,7 @@ def digest(path: str, sets: list[tuple[str, str]]) -> str:
         del out["summary"][key]
     for key in ADDED["ports"]:
         del out["ports"][key]
-    for name in ADDED["aqms"]:
+    for name in ADDED["queue_tables"]:
         out["scenario"] = re.sub(rf"\n\[queue\.{name}\]\n(?:.+\n)*", "", out["scenario"])
     return hashlib.sha256(json.dumps(_clean(out), sort_keys=True).encode()).hexdigest()[:16]
 

@@ -2,9 +2,10 @@
 //! AQM registry: one queue with the AQM, or flow queues each with an instance of it when the
 //! AQM's parameters ask for flow queueing ([`aqm::AqmParams::scheduler`]).
 
-use crate::net::managed_port::Discipline;
+use crate::net::qdisc::discipline::{Discipline, Shaped};
 use crate::net::qdisc::flow_queues::FlowQueues;
 use crate::net::qdisc::single::SingleQueue;
+use crate::net::qdisc::token_bucket::TokenBucket;
 use crate::scenario::{QueueSpec, ScenarioError};
 use aqm::{Aqm, AqmParams, LinkContext, ParamsVisitor, Scheduler};
 use toml::{Table, Value};
@@ -13,9 +14,9 @@ use toml::{Table, Value};
 /// `[queue]`, for hosts that run one queue such as the Python stepper); an error for a
 /// flow-queueing discipline.
 pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioError> {
-    match discipline_at("queue", spec, rate_bps)? {
+    match unshaped_at("queue", spec, rate_bps)? {
         Discipline::Single(q) => Ok(q.into_aqm()),
-        Discipline::FlowQueues(_) => Err(ScenarioError::new(
+        Discipline::FlowQueues(_) | Discipline::Shaped(_) => Err(ScenarioError::new(
             "queue.aqm",
             format!(
                 "{} is a flow-queueing discipline, which runs only in a simulated port; \
@@ -27,12 +28,53 @@ pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioEr
 }
 
 /// The discipline of the queue read at `path` (`queue`, or a chain link's
-/// `topology.links[i].queue`): errors name the parameter under it.
+/// `topology.links[i].queue`), behind its shaper if it has one: errors name the parameter
+/// under it.
 pub fn discipline_at(
     path: &str,
     spec: &QueueSpec,
     rate_bps: f64,
 ) -> Result<Discipline, ScenarioError> {
+    shaped(path, spec, rate_bps, unshaped_at(path, spec, rate_bps)?)
+}
+
+/// `inner` behind the token-bucket shaper of `spec` (`[queue.tbf]`) when its rate is set: a
+/// rate above the link's is refused, naming `path.tbf.rate_mbps`.
+pub fn shaped(
+    path: &str,
+    spec: &QueueSpec,
+    rate_bps: f64,
+    inner: Discipline,
+) -> Result<Discipline, ScenarioError> {
+    let t = &spec.tbf;
+    if t.rate_mbps == 0.0 {
+        return Ok(inner);
+    }
+    if t.rate_mbps * 1e6 > rate_bps {
+        return Err(ScenarioError::new(
+            format!("{path}.tbf.rate_mbps"),
+            format!(
+                "must be 0 (no shaper) or at most the link's rate ({} Mb/s), got {}",
+                rate_bps / 1e6,
+                t.rate_mbps
+            ),
+        ));
+    }
+    let bucket = TokenBucket::new(
+        t.rate_mbps * 1e6,
+        t.burst_bytes,
+        t.peak_rate_mbps * 1e6,
+        t.mtu_bytes,
+    );
+    Ok(Discipline::Shaped(Box::new(Shaped {
+        bucket,
+        held: None,
+        inner,
+    })))
+}
+
+/// The discipline of the AQM the queue at `path` names, without its shaper.
+fn unshaped_at(path: &str, spec: &QueueSpec, rate_bps: f64) -> Result<Discipline, ScenarioError> {
     let mut builder = Build {
         path,
         spec,

@@ -26,7 +26,7 @@ use std::collections::{BinaryHeap, VecDeque};
 pub enum Event {
     /// A packet reaches a node at the far end of a link.
     Arrive { node: u32, pkt: Packet },
-    /// A managed port finished serialising its head packet.
+    /// A managed port finished serialising its head packet, or its shaper's wait is over.
     TxDone { port: u32 },
     /// A managed port's AQM asked for its timer.
     AqmTimer { port: u32 },

@@ -1,38 +1,16 @@
 //! A port whose packets wait in a queue discipline ([`super::qdisc`]): one queue run by an
-//! AQM (a bottleneck of the papers), or flow queues each run by its own AQM instance. Unlike a
-//! plain FIFO port it keeps its packets, so an AQM can decide at dequeue and its timer can see
-//! the live queue.
+//! AQM (a bottleneck of the papers), flow queues each run by its own AQM instance, or either
+//! behind a token-bucket shaper. Unlike a plain FIFO port it keeps its packets, so an AQM can
+//! decide at dequeue and its timer can see the live queue.
 
-use super::qdisc::flow_queues::{FlowQueues, FqCounters};
-use super::qdisc::single::SingleQueue;
+use super::qdisc::discipline::{Dequeued, Discipline};
+use super::qdisc::flow_queues::FqCounters;
 use super::qdisc::Host;
 use crate::metrics::counts::PacketCounts;
 use crate::metrics::port_stats::PortStats;
 use crate::packet::Packet;
 use crate::scenario::QueueSpec;
 use aqm::Rng;
-
-/// The discipline of a managed port.
-pub enum Discipline {
-    /// One queue, one AQM: the fast path.
-    Single(SingleQueue),
-    /// Flow queueing.
-    FlowQueues(Box<FlowQueues>),
-}
-
-/// Names of the values a flow-queueing port reports in the time series.
-const FQ_PROBES: &[&str] = &["new_flows_len", "old_flows_len"];
-
-impl Discipline {
-    /// Names of the values the port reports in the time series: the AQM's state on a single
-    /// queue, the scheduler's list lengths under flow queueing.
-    pub fn probe_names(&self) -> &'static [&'static str] {
-        match self {
-            Discipline::Single(q) => q.aqm().probe_names(),
-            Discipline::FlowQueues(_) => FQ_PROBES,
-        }
-    }
-}
 
 /// The discipline, its counters, and whether its link is busy.
 pub struct ManagedQueue {
@@ -41,7 +19,7 @@ pub struct ManagedQueue {
     aqm_name: &'static str,
     discipline: Discipline,
     rng: Rng,
-    /// A packet is on the wire.
+    /// A packet is on the wire, or the shaper holds the link until its next packet may go.
     pub busy: bool,
     /// When the discipline's timer event is queued for, if it is (flow queueing only: a new
     /// flow queue's AQM may want its timer earlier).
@@ -65,20 +43,19 @@ impl ManagedQueue {
         }
     }
 
+    /// The discipline.
+    pub fn discipline(&self) -> &Discipline {
+        &self.discipline
+    }
+
     /// Packets waiting.
     pub fn len_pkts(&self) -> u32 {
-        match &self.discipline {
-            Discipline::Single(q) => q.len_pkts(),
-            Discipline::FlowQueues(q) => q.len_pkts(),
-        }
+        self.discipline.len_pkts()
     }
 
     /// Bytes waiting.
     pub fn len_bytes(&self) -> u64 {
-        match &self.discipline {
-            Discipline::Single(q) => q.len_bytes(),
-            Discipline::FlowQueues(q) => q.len_bytes(),
-        }
+        self.discipline.len_bytes()
     }
 
     /// The AQM's name.
@@ -88,15 +65,12 @@ impl ManagedQueue {
 
     /// Whether the port runs flow queueing.
     pub fn is_flow_queueing(&self) -> bool {
-        matches!(self.discipline, Discipline::FlowQueues(_))
+        self.discipline.is_flow_queueing()
     }
 
     /// The flow scheduler's counters, on a flow-queueing port.
     pub fn fq_counters(&self) -> Option<&FqCounters> {
-        match &self.discipline {
-            Discipline::Single(_) => None,
-            Discipline::FlowQueues(q) => Some(&q.counters),
-        }
+        self.discipline.fq_counters()
     }
 
     /// Names of the values [`ManagedQueue::probe`] reports ([`Discipline::probe_names`]).
@@ -106,38 +80,22 @@ impl ManagedQueue {
 
     /// The values named by [`ManagedQueue::probe_names`], appended to `out`.
     pub fn probe(&self, out: &mut Vec<f64>) {
-        match &self.discipline {
-            Discipline::Single(q) => q.aqm().probe(out),
-            Discipline::FlowQueues(q) => {
-                let (new, old) = q.list_lens();
-                out.extend([new as f64, old as f64]);
-            }
-        }
+        self.discipline.probe(out)
     }
 
     /// The averaged queue the AQM acts on, packets, if it keeps one (single queue only).
     pub fn averaged_queue_pkts(&self) -> Option<f64> {
-        match &self.discipline {
-            Discipline::Single(q) => q.aqm().averaged_queue_pkts(),
-            Discipline::FlowQueues(_) => None,
-        }
+        self.discipline.averaged_queue_pkts()
     }
 
     /// When the discipline next wants [`ManagedQueue::on_timer`] called, if ever.
     pub fn next_timer_ns(&self) -> Option<u64> {
-        match &self.discipline {
-            Discipline::Single(q) => q.aqm().next_timer_ns(),
-            Discipline::FlowQueues(q) => q.next_timer_ns(),
-        }
+        self.discipline.next_timer_ns()
     }
 
     /// Data packets waiting (for the conservation check).
     pub fn data_waiting(&self) -> u64 {
-        let data = |p: &&Packet| !p.is_ack();
-        match &self.discipline {
-            Discipline::Single(q) => q.packets().filter(data).count() as u64,
-            Discipline::FlowQueues(q) => q.packets().filter(data).count() as u64,
-        }
+        self.discipline.data_waiting()
     }
 
     /// The discipline, and what it borrows from the port for one operation.
@@ -153,25 +111,18 @@ impl ManagedQueue {
 
     /// Offer an arriving packet; returns whether it joined.
     pub fn enqueue(&mut self, now_ns: u64, pkt: Packet, counts: &mut PacketCounts) -> bool {
-        match self.parts(counts) {
-            (Discipline::Single(q), mut host) => q.enqueue(now_ns, pkt, &mut host),
-            (Discipline::FlowQueues(q), mut host) => q.enqueue(now_ns, pkt, &mut host),
-        }
+        let (discipline, mut host) = self.parts(counts);
+        discipline.enqueue(now_ns, pkt, &mut host)
     }
 
     /// Take the next packet to transmit, letting the AQMs drop (or mark) at the head.
-    pub fn dequeue(&mut self, now_ns: u64, counts: &mut PacketCounts) -> Option<Packet> {
-        match self.parts(counts) {
-            (Discipline::Single(q), mut host) => q.dequeue(now_ns, &mut host),
-            (Discipline::FlowQueues(q), mut host) => q.dequeue(now_ns, &mut host),
-        }
+    pub fn dequeue(&mut self, now_ns: u64, counts: &mut PacketCounts) -> Dequeued {
+        let (discipline, mut host) = self.parts(counts);
+        discipline.dequeue(now_ns, &mut host)
     }
 
     /// Run the AQM timers that are due.
     pub fn on_timer(&mut self, now_ns: u64) {
-        match &mut self.discipline {
-            Discipline::Single(q) => q.on_timer(now_ns, &mut self.rng),
-            Discipline::FlowQueues(q) => q.on_timer(now_ns, &mut self.rng),
-        }
+        self.discipline.on_timer(now_ns, &mut self.rng);
     }
 }

@@ -273,6 +273,15 @@ fn queue(q: &QueueSpec) -> Value {
             ("limit_pkts", i(q.limit_pkts)),
             ("limit_bytes", i(q.limit_bytes as i64)),
             ("ecn", Value::Boolean(q.ecn)),
+            (
+                "tbf",
+                table(vec![
+                    ("rate_mbps", f(q.tbf.rate_mbps)),
+                    ("burst_bytes", i(q.tbf.burst_bytes as i64)),
+                    ("peak_rate_mbps", f(q.tbf.peak_rate_mbps)),
+                    ("mtu_bytes", i(q.tbf.mtu_bytes as i64)),
+                ]),
+            ),
         ]
         .into_iter()
         .chain(

@@ -222,6 +222,24 @@ pub struct QueueSpec {
     /// Every AQM's parameters, resolved and validated: its `[queue.<aqm>]` table with every
     /// key, in the registry's order (drop tail has none and no table).
     pub params: Vec<(&'static str, Table)>,
+    /// A token-bucket shaper in front of the discipline (`[queue.tbf]`; off at rate 0).
+    pub tbf: TbfSpec,
+}
+
+/// A token bucket filter in front of a queue discipline (ns-3.37 `TbfQueueDisc`; Linux
+/// `sch_tbf`): a packet leaves only when the bucket of `burst_bytes`, filled at `rate_mbps`,
+/// holds its size (and, with a peak rate, the bucket of `mtu_bytes` filled at
+/// `peak_rate_mbps` too).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TbfSpec {
+    /// Token rate, Mb/s; 0 is no shaper (the default).
+    pub rate_mbps: f64,
+    /// Bucket size, bytes (ns-3 `Burst`, 125000).
+    pub burst_bytes: u64,
+    /// Peak rate, Mb/s; 0 is no peak bucket (ns-3 `PeakRate`).
+    pub peak_rate_mbps: f64,
+    /// Peak bucket size, bytes (ns-3 `Mtu`): with a peak rate, at least the largest packet.
+    pub mtu_bytes: u64,
 }
 
 impl QueueSpec {

@@ -108,6 +108,7 @@ fn byte_limits(
         ))
     };
     check("queue".into(), queue.limit_bytes)?;
+    shaper_holds_a_packet("queue", queue, largest)?;
     let Some(net) = topology.router_net() else {
         return Ok(());
     };
@@ -116,10 +117,33 @@ fn byte_limits(
         if own(&link.queue_overrides) {
             check(format!("topology.links[{i}].queue"), link.queue.limit_bytes)?;
         }
+        shaper_holds_a_packet(&format!("topology.links[{i}].queue"), &link.queue, largest)?;
+        if let Some((q, _)) = &link.reverse_queue {
+            shaper_holds_a_packet(&format!("topology.links[{i}].reverse_queue"), q, largest)?;
+        }
         if let Some((q, overrides)) = &link.reverse_queue {
             if own(overrides) {
                 check(format!("topology.links[{i}].reverse_queue"), q.limit_bytes)?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// A token-bucket shaper's buckets hold the largest packet of the run: a smaller bucket would
+/// never let it through.
+fn shaper_holds_a_packet(path: &str, q: &QueueSpec, largest: u32) -> Result<(), ScenarioError> {
+    let t = &q.tbf;
+    let buckets = [
+        ("burst_bytes", t.rate_mbps > 0.0, t.burst_bytes),
+        ("mtu_bytes", t.peak_rate_mbps > 0.0, t.mtu_bytes),
+    ];
+    for (key, used, bytes) in buckets {
+        if used && bytes < u64::from(largest) {
+            return Err(ScenarioError::new(
+                format!("{path}.tbf.{key}"),
+                format!("must hold at least one packet ({largest} bytes here), got {bytes}"),
+            ));
         }
     }
     Ok(())

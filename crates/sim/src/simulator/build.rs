@@ -74,7 +74,12 @@ impl Simulation {
         let mut make =
             |k: usize, q: &QueueSpec, rate_bps: f64| -> Result<ManagedQueue, ScenarioError> {
                 let discipline = match custom.take_if(|_| k == described) {
-                    Some(aqm) => aqm_factory::single(q, rate_bps, aqm),
+                    Some(aqm) => aqm_factory::shaped(
+                        &paths[k],
+                        q,
+                        rate_bps,
+                        aqm_factory::single(q, rate_bps, aqm),
+                    )?,
                     None => aqm_factory::discipline_at(&paths[k], q, rate_bps)?,
                 };
                 Ok(ManagedQueue::new(

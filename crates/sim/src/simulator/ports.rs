@@ -4,6 +4,7 @@
 use super::Simulation;
 use crate::events::Event;
 use crate::net::network::{Network, Node, PortQueue};
+use crate::net::qdisc::discipline::Dequeued;
 use crate::packet::Packet;
 use crate::time::{ns_to_s, tx_time_ns};
 use std::collections::HashMap;
@@ -98,8 +99,16 @@ impl Simulation {
         let PortQueue::Managed(m) = &mut port.queue else {
             return;
         };
-        let Some(pkt) = m.dequeue(now, &mut self.counts) else {
-            return;
+        let pkt = match m.dequeue(now, &mut self.counts) {
+            Dequeued::Packet(pkt) => pkt,
+            Dequeued::Empty => return,
+            Dequeued::WaitUntil(at_ns) => {
+                // The shaper holds the link: try again when the tokens are there.
+                m.busy = true;
+                self.events
+                    .push_lane(tx_lane(port_id), at_ns, Event::TxDone { port: port_id });
+                return;
+            }
         };
         let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
         m.busy = true;

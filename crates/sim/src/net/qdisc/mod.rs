@@ -1,12 +1,15 @@
-//! Queue disciplines: what a managed port holds. Either one FIFO queue with an AQM (every AQM
-//! of the papers: the fast path), or flow queueing, a scheduler over flow queues each managed
-//! by its own AQM instance (FQ-CoDel, FQ-PIE). A discipline stores the packets and asks its
+//! Queue disciplines: what a managed port holds ([`discipline::Discipline`]). One FIFO queue
+//! with an AQM (every AQM of the papers: the fast path), or flow queueing, a scheduler over
+//! flow queues each managed by its own AQM instance (FQ-CoDel, FQ-PIE, FQ-COBALT), either of
+//! them behind a token-bucket shaper when the scenario sets one. A discipline stores the packets and asks its
 //! AQMs ([`aqm::Aqm`]) for decisions; the port around it ([`super::managed_port`]) owns the
 //! link and the counters the disciplines update through [`Host`].
 
 pub mod classify;
+pub mod discipline;
 pub mod flow_queues;
 pub mod single;
+pub mod token_bucket;
 
 use crate::metrics::counts::PacketCounts;
 use crate::metrics::port_stats::PortStats;

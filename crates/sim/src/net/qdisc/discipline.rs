@@ -1,0 +1,199 @@
+//! The discipline a managed port holds, as one enum over the kinds (one dispatch per call):
+//! one queue with an AQM (the fast path), flow queues, or either behind a token-bucket shaper.
+
+use super::flow_queues::{FlowQueues, FqCounters};
+use super::single::SingleQueue;
+use super::token_bucket::TokenBucket;
+use super::Host;
+use crate::packet::Packet;
+use aqm::Rng;
+
+/// The discipline of a managed port.
+pub enum Discipline {
+    /// One queue, one AQM: the fast path.
+    Single(SingleQueue),
+    /// Flow queueing.
+    FlowQueues(Box<FlowQueues>),
+    /// A discipline behind a token-bucket filter (ns-3.37 `TbfQueueDisc` with it as child).
+    Shaped(Box<Shaped>),
+}
+
+/// A token-bucket filter and the discipline it lets packets out of.
+pub struct Shaped {
+    /// The shaper's buckets.
+    pub bucket: TokenBucket,
+    /// The packet taken from `inner` that waits for tokens (ns-3's TBF peeks at its child's
+    /// head, which dequeues it and keeps it aside: the child's AQM has decided on it).
+    pub held: Option<Packet>,
+    /// The discipline shaped.
+    pub inner: Discipline,
+}
+
+/// What a dequeue gives.
+pub enum Dequeued {
+    /// A packet to send now.
+    Packet(Packet),
+    /// Nothing to send.
+    Empty,
+    /// Packets wait for the shaper until this time, ns.
+    WaitUntil(u64),
+}
+
+/// Names of the values a flow-queueing port reports in the time series.
+const FQ_PROBES: &[&str] = &["new_flows_len", "old_flows_len"];
+
+impl Discipline {
+    /// Names of the values the port reports in the time series: the AQM's state on a single
+    /// queue, the scheduler's list lengths under flow queueing.
+    pub fn probe_names(&self) -> &'static [&'static str] {
+        match self {
+            Discipline::Single(q) => q.aqm().probe_names(),
+            Discipline::FlowQueues(_) => FQ_PROBES,
+            Discipline::Shaped(s) => s.inner.probe_names(),
+        }
+    }
+
+    /// The values named by [`Discipline::probe_names`], appended to `out`.
+    pub fn probe(&self, out: &mut Vec<f64>) {
+        match self {
+            Discipline::Single(q) => q.aqm().probe(out),
+            Discipline::FlowQueues(q) => {
+                let (new, old) = q.list_lens();
+                out.extend([new as f64, old as f64]);
+            }
+            Discipline::Shaped(s) => s.inner.probe(out),
+        }
+    }
+
+    /// Packets waiting (a packet the shaper holds back included).
+    pub fn len_pkts(&self) -> u32 {
+        match self {
+            Discipline::Single(q) => q.len_pkts(),
+            Discipline::FlowQueues(q) => q.len_pkts(),
+            Discipline::Shaped(s) => s.inner.len_pkts() + u32::from(s.held.is_some()),
+        }
+    }
+
+    /// Bytes waiting.
+    pub fn len_bytes(&self) -> u64 {
+        match self {
+            Discipline::Single(q) => q.len_bytes(),
+            Discipline::FlowQueues(q) => q.len_bytes(),
+            Discipline::Shaped(s) => {
+                s.inner.len_bytes() + s.held.map_or(0, |p| u64::from(p.size_bytes))
+            }
+        }
+    }
+
+    /// The averaged queue the AQM acts on, packets, if it keeps one (single queue only).
+    pub fn averaged_queue_pkts(&self) -> Option<f64> {
+        match self {
+            Discipline::Single(q) => q.aqm().averaged_queue_pkts(),
+            Discipline::FlowQueues(_) => None,
+            Discipline::Shaped(s) => s.inner.averaged_queue_pkts(),
+        }
+    }
+
+    /// The flow scheduler's counters, under flow queueing.
+    pub fn fq_counters(&self) -> Option<&FqCounters> {
+        match self {
+            Discipline::Single(_) => None,
+            Discipline::FlowQueues(q) => Some(&q.counters),
+            Discipline::Shaped(s) => s.inner.fq_counters(),
+        }
+    }
+
+    /// Whether flow queues are inside.
+    pub fn is_flow_queueing(&self) -> bool {
+        match self {
+            Discipline::Single(_) => false,
+            Discipline::FlowQueues(_) => true,
+            Discipline::Shaped(s) => s.inner.is_flow_queueing(),
+        }
+    }
+
+    /// When the AQMs next want [`Discipline::on_timer`] called, if ever.
+    pub fn next_timer_ns(&self) -> Option<u64> {
+        match self {
+            Discipline::Single(q) => q.aqm().next_timer_ns(),
+            Discipline::FlowQueues(q) => q.next_timer_ns(),
+            Discipline::Shaped(s) => s.inner.next_timer_ns(),
+        }
+    }
+
+    /// Run the AQM timers that are due.
+    pub fn on_timer(&mut self, now_ns: u64, rng: &mut Rng) {
+        match self {
+            Discipline::Single(q) => q.on_timer(now_ns, rng),
+            Discipline::FlowQueues(q) => q.on_timer(now_ns, rng),
+            Discipline::Shaped(s) => s.inner.on_timer(now_ns, rng),
+        }
+    }
+
+    /// Data packets waiting (for the conservation check).
+    pub fn data_waiting(&self) -> u64 {
+        let data = |p: &&Packet| !p.is_ack();
+        match self {
+            Discipline::Single(q) => q.packets().filter(data).count() as u64,
+            Discipline::FlowQueues(q) => q.packets().filter(data).count() as u64,
+            Discipline::Shaped(s) => {
+                s.inner.data_waiting() + u64::from(s.held.is_some_and(|p| !p.is_ack()))
+            }
+        }
+    }
+
+    /// Offer an arriving packet; returns whether it joined.
+    pub fn enqueue(&mut self, now_ns: u64, pkt: Packet, host: &mut Host) -> bool {
+        match self {
+            Discipline::Single(q) => q.enqueue(now_ns, pkt, host),
+            Discipline::FlowQueues(q) => q.enqueue(now_ns, pkt, host),
+            Discipline::Shaped(s) => {
+                let joined = s.inner.enqueue(now_ns, pkt, host);
+                s.count_held(now_ns, host);
+                joined
+            }
+        }
+    }
+
+    /// The next packet to transmit, letting the AQMs drop (or mark) at the head; behind a
+    /// shaper, the time the held packet may go when its tokens are short.
+    pub fn dequeue(&mut self, now_ns: u64, host: &mut Host) -> Dequeued {
+        let pkt = match self {
+            Discipline::Single(q) => q.dequeue(now_ns, host),
+            Discipline::FlowQueues(q) => q.dequeue(now_ns, host),
+            Discipline::Shaped(s) => return s.dequeue(now_ns, host),
+        };
+        pkt.map_or(Dequeued::Empty, Dequeued::Packet)
+    }
+}
+
+impl Shaped {
+    /// The head packet (the held one, else the inner discipline's) if its tokens are there.
+    fn dequeue(&mut self, now_ns: u64, host: &mut Host) -> Dequeued {
+        let pkt = match self.held.take() {
+            Some(p) => p,
+            None => match self.inner.dequeue(now_ns, host) {
+                Dequeued::Packet(p) => p,
+                other => return other,
+            },
+        };
+        match self.bucket.take(now_ns, pkt.bytes()) {
+            Ok(()) => Dequeued::Packet(pkt),
+            Err(at_ns) => {
+                self.held = Some(pkt);
+                self.count_held(now_ns, host);
+                Dequeued::WaitUntil(at_ns)
+            }
+        }
+    }
+
+    /// The inner discipline counts its own packets in the port's queue length; a held packet
+    /// is one more (a zero-length correction at `now_ns`).
+    fn count_held(&self, now_ns: u64, host: &mut Host) {
+        if self.held.is_some() {
+            let len = self.inner.len_pkts() + 1;
+            host.stats.queue_pkts.set(now_ns, f64::from(len));
+            host.stats.max_queue_pkts = host.stats.max_queue_pkts.max(len);
+        }
+    }
+}
