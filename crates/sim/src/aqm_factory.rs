@@ -3,6 +3,7 @@
 //! AQM's parameters ask for flow queueing ([`aqm::AqmParams::scheduler`]).
 
 use crate::net::managed_port::Discipline;
+use crate::net::qdisc::cake::Cake;
 use crate::net::qdisc::flow_queues::FlowQueues;
 use crate::net::qdisc::single::SingleQueue;
 use crate::scenario::{QueueSpec, ScenarioError};
@@ -15,7 +16,7 @@ use toml::{Table, Value};
 pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioError> {
     match discipline_at("queue", spec, rate_bps)? {
         Discipline::Single(q) => Ok(q.into_aqm()),
-        Discipline::FlowQueues(_) => Err(ScenarioError::new(
+        Discipline::FlowQueues(_) | Discipline::Cake(_) => Err(ScenarioError::new(
             "queue.aqm",
             format!(
                 "{} is a flow-queueing discipline, which runs only in a simulated port; \
@@ -91,6 +92,16 @@ impl Build<'_> {
                     spec.limit_bytes,
                     link.rate_bps,
                     make,
+                ))))
+            }
+            Scheduler::Cake(settings) => {
+                // Refuses a shaper faster than the link, naming the key.
+                params.build(link).map_err(error)?;
+                Ok(Discipline::Cake(Box::new(Cake::new(
+                    settings,
+                    spec.limit_pkts,
+                    spec.limit_bytes,
+                    link.rate_bps,
                 ))))
             }
         }

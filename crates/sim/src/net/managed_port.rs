@@ -1,8 +1,10 @@
 //! A port whose packets wait in a queue discipline ([`super::qdisc`]): one queue run by an
-//! AQM (a bottleneck of the papers), or flow queues each run by its own AQM instance. Unlike a
+//! AQM (a bottleneck of the papers), flow queues each run by its own AQM instance, or CAKE, whose
+//! shaper may hold packets back while the link is free (the port then waits, [`ManagedQueue::not_before_ns`]). Unlike a
 //! plain FIFO port it keeps its packets, so an AQM can decide at dequeue and its timer can see
 //! the live queue.
 
+use super::qdisc::cake::Cake;
 use super::qdisc::flow_queues::{FlowQueues, FqCounters};
 use super::qdisc::single::SingleQueue;
 use super::qdisc::Host;
@@ -18,10 +20,15 @@ pub enum Discipline {
     Single(SingleQueue),
     /// Flow queueing.
     FlowQueues(Box<FlowQueues>),
+    /// CAKE: shaper, flow queues with host isolation, COBALT per flow queue.
+    Cake(Box<Cake>),
 }
 
 /// Names of the values a flow-queueing port reports in the time series.
 const FQ_PROBES: &[&str] = &["new_flows_len", "old_flows_len"];
+
+/// Names of the values a CAKE port reports in the time series: flow queues per set.
+const CAKE_PROBES: &[&str] = &["sparse_flows", "bulk_flows", "decaying_flows"];
 
 impl Discipline {
     /// Names of the values the port reports in the time series: the AQM's state on a single
@@ -30,6 +37,7 @@ impl Discipline {
         match self {
             Discipline::Single(q) => q.aqm().probe_names(),
             Discipline::FlowQueues(_) => FQ_PROBES,
+            Discipline::Cake(_) => CAKE_PROBES,
         }
     }
 }
@@ -70,6 +78,7 @@ impl ManagedQueue {
         match &self.discipline {
             Discipline::Single(q) => q.len_pkts(),
             Discipline::FlowQueues(q) => q.len_pkts(),
+            Discipline::Cake(q) => q.len_pkts(),
         }
     }
 
@@ -78,6 +87,7 @@ impl ManagedQueue {
         match &self.discipline {
             Discipline::Single(q) => q.len_bytes(),
             Discipline::FlowQueues(q) => q.len_bytes(),
+            Discipline::Cake(q) => q.len_bytes(),
         }
     }
 
@@ -86,9 +96,29 @@ impl ManagedQueue {
         self.aqm_name
     }
 
-    /// Whether the port runs flow queueing.
+    /// Whether the port runs flow queueing (CAKE included).
     pub fn is_flow_queueing(&self) -> bool {
-        matches!(self.discipline, Discipline::FlowQueues(_))
+        matches!(
+            self.discipline,
+            Discipline::FlowQueues(_) | Discipline::Cake(_)
+        )
+    }
+
+    /// Tell a CAKE port each flow's (sender, receiver) nodes, by flow id; other disciplines
+    /// ignore it.
+    pub fn set_flow_hosts(&mut self, hosts: &[(u32, u32)]) {
+        if let Discipline::Cake(q) = &mut self.discipline {
+            q.set_flow_hosts(hosts.to_vec());
+        }
+    }
+
+    /// After a dequeue that gave nothing: when the discipline's shaper lets the next packet
+    /// go, if it holds packets back (CAKE only).
+    pub fn not_before_ns(&self) -> Option<u64> {
+        match &self.discipline {
+            Discipline::Cake(q) => q.not_before_ns(),
+            _ => None,
+        }
     }
 
     /// The flow scheduler's counters, on a flow-queueing port.
@@ -96,6 +126,7 @@ impl ManagedQueue {
         match &self.discipline {
             Discipline::Single(_) => None,
             Discipline::FlowQueues(q) => Some(&q.counters),
+            Discipline::Cake(q) => Some(&q.counters),
         }
     }
 
@@ -112,6 +143,10 @@ impl ManagedQueue {
                 let (new, old) = q.list_lens();
                 out.extend([new as f64, old as f64]);
             }
+            Discipline::Cake(q) => {
+                let s = q.set_counts();
+                out.extend([s.sparse, s.bulk, s.decaying].map(f64::from));
+            }
         }
     }
 
@@ -119,7 +154,7 @@ impl ManagedQueue {
     pub fn averaged_queue_pkts(&self) -> Option<f64> {
         match &self.discipline {
             Discipline::Single(q) => q.aqm().averaged_queue_pkts(),
-            Discipline::FlowQueues(_) => None,
+            Discipline::FlowQueues(_) | Discipline::Cake(_) => None,
         }
     }
 
@@ -128,6 +163,7 @@ impl ManagedQueue {
         match &self.discipline {
             Discipline::Single(q) => q.aqm().next_timer_ns(),
             Discipline::FlowQueues(q) => q.next_timer_ns(),
+            Discipline::Cake(_) => None,
         }
     }
 
@@ -137,6 +173,7 @@ impl ManagedQueue {
         match &self.discipline {
             Discipline::Single(q) => q.packets().filter(data).count() as u64,
             Discipline::FlowQueues(q) => q.packets().filter(data).count() as u64,
+            Discipline::Cake(q) => q.packets().filter(data).count() as u64,
         }
     }
 
@@ -156,6 +193,7 @@ impl ManagedQueue {
         match self.parts(counts) {
             (Discipline::Single(q), mut host) => q.enqueue(now_ns, pkt, &mut host),
             (Discipline::FlowQueues(q), mut host) => q.enqueue(now_ns, pkt, &mut host),
+            (Discipline::Cake(q), mut host) => q.enqueue(now_ns, pkt, &mut host),
         }
     }
 
@@ -164,6 +202,7 @@ impl ManagedQueue {
         match self.parts(counts) {
             (Discipline::Single(q), mut host) => q.dequeue(now_ns, &mut host),
             (Discipline::FlowQueues(q), mut host) => q.dequeue(now_ns, &mut host),
+            (Discipline::Cake(q), mut host) => q.dequeue(now_ns, &mut host),
         }
     }
 
@@ -172,6 +211,7 @@ impl ManagedQueue {
         match &mut self.discipline {
             Discipline::Single(q) => q.on_timer(now_ns, &mut self.rng),
             Discipline::FlowQueues(q) => q.on_timer(now_ns, &mut self.rng),
+            Discipline::Cake(_) => {}
         }
     }
 }

@@ -99,6 +99,14 @@ impl Simulation {
             return;
         };
         let Some(pkt) = m.dequeue(now, &mut self.counts) else {
+            // A shaper holding packets back (CAKE): the port stays busy and asks again when
+            // it allows, through the end-of-transmission event of its tx lane (the only one
+            // pending there). No other discipline ever answers this.
+            if let Some(t) = m.not_before_ns() {
+                m.busy = true;
+                self.events
+                    .push_lane(tx_lane(port_id), t, Event::TxDone { port: port_id });
+            }
             return;
         };
         let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
