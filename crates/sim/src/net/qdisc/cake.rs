@@ -525,3 +525,5 @@ impl Cake {
     }
 }
 
+#[cfg(test)]
+mod tests;
