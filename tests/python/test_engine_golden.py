@@ -61,7 +61,7 @@ ADDED = {
         "overlimit_drops",
         "ce_threshold_marks",
     ),
-    "aqms": ("cobalt", "fq_codel", "fq_pie", "fq_cobalt"),
+    "aqms": ("cobalt", "fq_codel", "fq_pie", "fq_cobalt", "cake"),
 }
 """The latency probes' table and summary columns, the flow-queueing counters of the per-port
 table (docs/metrics.md), and the parameter tables of the AQMs registered since (which the
