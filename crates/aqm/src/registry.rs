@@ -6,7 +6,7 @@
 
 use crate::params::AqmParams;
 use crate::{
-    ABetaRedParams, CakeParams, AnAqmParams, AredParams, BetaRedParams, CoDelParams, CobaltParams,
+    ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CakeParams, CoDelParams, CobaltParams,
     DBetaRedParams, DropTailParams, FapidnnParams, FqCoDelParams, FqCobaltParams, FqPieParams,
     IapiParams, NeuronPidParams, NrlParams, PiParams, PieParams, RedParams, RemParams,
     SelfTuningRedParams,

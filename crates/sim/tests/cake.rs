@@ -13,11 +13,16 @@ fn scenario2(sets: &[(&str, &str)]) -> Result<sim::result::RunResult, String> {
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    sim::run_scenario(text, &sets, None, |_| Ok::<(), std::convert::Infallible>(()))
-        .map_err(|e| match e {
-            sim::RunError::Scenario(e) => e.to_string(),
-            sim::RunError::Aborted(never) => match never {},
-        })
+    sim::run_scenario(
+        text,
+        &sets,
+        None,
+        |_| Ok::<(), std::convert::Infallible>(()),
+    )
+    .map_err(|e| match e {
+        sim::RunError::Scenario(e) => e.to_string(),
+        sim::RunError::Aborted(never) => match never {},
+    })
 }
 
 #[test]
@@ -40,15 +45,24 @@ fn a_shaper_below_the_link_rate_sets_the_throughput() {
     check_invariants(&r, 1000.0, 20e6, 1000.0);
     let window_s = m(&r, "window_end_s") - m(&r, "window_start_s");
     let mbps = m(&r, "bottleneck_departures") * 1000.0 * 8.0 / window_s / 1e6;
-    eprintln!("shaped throughput {mbps} Mb/s, link efficiency {}", m(&r, "link_efficiency"));
+    eprintln!(
+        "shaped throughput {mbps} Mb/s, link efficiency {}",
+        m(&r, "link_efficiency")
+    );
     assert!((mbps / 20.0 - 1.0).abs() < 0.02, "{mbps} Mb/s");
-    assert!(m(&r, "link_efficiency") < 0.42, "the link idles while the shaper waits");
+    assert!(
+        m(&r, "link_efficiency") < 0.42,
+        "the link idles while the shaper waits"
+    );
 }
 
 #[test]
 fn a_shaper_faster_than_the_link_or_negative_is_refused() {
     for (rate, start) in [
-        ("60", "queue.cake.rate_mbps: must be at most the link's rate, 50 Mb/s, got 60"),
+        (
+            "60",
+            "queue.cake.rate_mbps: must be at most the link's rate, 50 Mb/s, got 60",
+        ),
         ("-1", "queue.cake.rate_mbps: must be"),
     ] {
         let e = scenario2(&[("queue.aqm", "cake"), ("queue.cake.rate_mbps", rate)])

@@ -294,6 +294,10 @@ mod tests {
         };
         let e = p.build(link).err().expect("refused");
         assert_eq!(e.field, "rate_mbps");
-        assert!(e.message.contains("at most the link's rate"), "{}", e.message);
+        assert!(
+            e.message.contains("at most the link's rate"),
+            "{}",
+            e.message
+        );
     }
 }

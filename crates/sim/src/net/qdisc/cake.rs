@@ -452,7 +452,10 @@ impl Cake {
                     unreachable!("waiting packets are in flow queues on the lists");
                 };
                 first = false;
-                let q = *self.list(chain).front().expect("the chosen list is not empty");
+                let q = *self
+                    .list(chain)
+                    .front()
+                    .expect("the chosen list is not empty");
                 if self.flows[q as usize].deficit > 0 {
                     match self.dequeue_from(q, now_ns, host) {
                         Some(pkt) => return Some(pkt),

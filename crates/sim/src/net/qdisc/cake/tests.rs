@@ -153,7 +153,10 @@ fn the_shaper_holds_its_rate_and_the_port_waits_between_packets() {
                 now += link_ns;
             }
             None => {
-                let t = b.cake.not_before_ns().expect("packets wait: the shaper holds them");
+                let t = b
+                    .cake
+                    .not_before_ns()
+                    .expect("packets wait: the shaper holds them");
                 assert!(t > now);
                 now = t;
                 waits += 1;
@@ -194,7 +197,10 @@ fn overflow_drops_from_the_fattest_flow_one_packet_at_a_time() {
     for seq in 0..3 {
         b.enqueue_seq(t, 1, seq, 1000);
     }
-    assert_eq!((b.cake.len_pkts(), b.cake.counters.overlimit_drops), (10, 1));
+    assert_eq!(
+        (b.cake.len_pkts(), b.cake.counters.overlimit_drops),
+        (10, 1)
+    );
     let fattest = &b.cake.flows[0];
     assert_eq!(fattest.packets.front().unwrap().0.seq, 1);
     assert!(fattest.cobalt.p_drop() > 0.0, "its COBALT was told");
@@ -209,7 +215,10 @@ fn overflow_drops_from_the_fattest_flow_one_packet_at_a_time() {
     for _ in 0..50 {
         b.enqueue(0, 0, 1500);
     }
-    assert_eq!((b.cake.len_pkts(), b.cake.counters.overlimit_drops), (43, 7));
+    assert_eq!(
+        (b.cake.len_pkts(), b.cake.counters.overlimit_drops),
+        (43, 7)
+    );
     b.enqueue(0, 1, 6000);
     assert_eq!(b.cake.counters.overlimit_drops, 11);
     assert_eq!(b.cake.len_bytes(), 39 * 1500 + 6000);
@@ -228,7 +237,11 @@ fn assert_counts_consistent(c: &Cake) {
     assert_eq!(sets, c.set_counts());
     let src: u32 = c.src_bulk.values().sum();
     let dst: u32 = c.dst_bulk.values().sum();
-    assert_eq!((src, dst), (sets.bulk, sets.bulk), "triple-isolate counts both ends");
+    assert_eq!(
+        (src, dst),
+        (sets.bulk, sets.bulk),
+        "triple-isolate counts both ends"
+    );
     let queued: u32 = c.flows.iter().map(|f| f.packets.len() as u32).sum();
     assert_eq!(queued, c.len_pkts());
     let listed = c.new_flows.len() + c.old_flows.len() + c.decaying_flows.len();
@@ -239,9 +252,7 @@ fn assert_counts_consistent(c: &Cake) {
 fn random_sequences_conserve_packets_and_keep_the_counts() {
     for seed in 0..20u64 {
         let mut draw = Rng::stream(seed, "cake-test", 0);
-        let hosts: Vec<(u32, u32)> = (0..40)
-            .map(|f| (100 + f % 5, 200 + (f * 7) % 3))
-            .collect();
+        let hosts: Vec<(u32, u32)> = (0..40).map(|f| (100 + f % 5, 200 + (f * 7) % 3)).collect();
         let params = CakeParams {
             rate_mbps: if seed % 2 == 0 { 0.0 } else { 20.0 },
             memory_limit_bytes: 65535 + (seed as u32) * 10_000,
@@ -261,11 +272,7 @@ fn random_sequences_conserve_packets_and_keep_the_counts() {
             assert!(b.cake.len_pkts() <= 60);
             assert!(b.cake.len_bytes() <= b.cake.buffer_limit_bytes());
             assert_counts_consistent(&b.cake);
-            assert_eq!(
-                b.taken,
-                b.sent + b.dropped() + u64::from(b.cake.len_pkts())
-            );
+            assert_eq!(b.taken, b.sent + b.dropped() + u64::from(b.cake.len_pkts()));
         }
     }
 }
-
