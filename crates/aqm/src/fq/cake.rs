@@ -23,6 +23,10 @@ pub const CAKE_SET_WAYS: u32 = 8;
 /// link here carries no link-layer header; Linux's Ethernet gives 1514).
 pub const MTU_BYTES: u32 = 1500;
 
+/// The slowest shaper, bytes per second (Linux `cake_set_rate`'s `MIN_RATE`, "so it will
+/// always unwedge in reasonable time").
+const MIN_RATE_BYTES_PER_S: f64 = 64.0;
+
 /// How flows and hosts are told apart (tc-cake's flow isolation keywords; Linux
 /// `CAKE_FLOW_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,7 +121,7 @@ impl CakeSettings {
     /// `cake_advance_shaper`: `len·rate_ns >> rate_shft`); 0 when unshaped.
     pub fn shaper_ns(&self, bytes: u32) -> u64 {
         if self.rate_bps > 0.0 {
-            (f64::from(bytes) * 8e9 / self.rate_bps) as u64
+            (f64::from(bytes) * 1e9 / (self.rate_bps / 8.0).max(MIN_RATE_BYTES_PER_S)) as u64
         } else {
             0
         }
@@ -152,14 +156,15 @@ impl CakeParams {
     /// target = rtt/20 in whole µs, at least 1 µs). Unshaped: target and interval as given,
     /// quantum 1514. Shaped at R bytes/s: MTU time = MTU/R, target = max(1.5·MTU time,
     /// rtt/20), interval = max(rtt + target − rtt/20, 2·target) (kept below 2^32 ns, the
-    /// interval COBALT's 32-bit scaling allows), quantum = R/4096 within [300, 1514].
+    /// interval COBALT's 32-bit scaling allows), quantum = R/4096 within [300, 1514]; R is at
+    /// least 64 bytes/s, as in Linux.
     pub fn settings(&self) -> CakeSettings {
         let rtt_us = ((self.rtt_ms * 1000.0).round() as u64).max(1);
         let target_ns = (rtt_us / 20).max(1) * 1000;
         let rtt_ns = rtt_us * 1000;
         let rate_bps = self.rate_mbps * 1e6;
         let (target, interval, mtu_time_ns, flow_quantum) = if rate_bps > 0.0 {
-            let bytes_per_s = rate_bps / 8.0;
+            let bytes_per_s = (rate_bps / 8.0).max(MIN_RATE_BYTES_PER_S);
             let mtu_time = (f64::from(MTU_BYTES) * 1e9 / bytes_per_s) as u64;
             let target = (mtu_time * 3 / 2).max(target_ns);
             let interval = (rtt_ns + target - target_ns).max(2 * target);
@@ -199,7 +204,7 @@ impl AqmParams for CakeParams {
             "Mb/s",
             Range::Joint(
                 &Range::Above(Bound::closed(0.0)),
-                "0 is unlimited; at most the link's rate",
+                "with rate_mbps at most the link's rate (0: unlimited)",
             ),
             "rate of the built-in shaper (tc-cake bandwidth); 0: unlimited",
         ),
@@ -221,8 +226,8 @@ impl AqmParams for CakeParams {
         ParamDoc::new(
             "memory_limit_bytes",
             "bytes",
-            Range::Auto(None, &Range::Count(65535)),
-            "tc-cake memlimit; 0: 4 MiB or 4*rate*rtt when shaped, limit_pkts*MTU otherwise",
+            Range::Count(0),
+            "tc-cake memlimit; 0: Linux's rule (4 MiB or 4*rate*rtt when shaped; at most limit_pkts*MTU)",
         ),
     ];
 
@@ -239,7 +244,11 @@ impl AqmParams for CakeParams {
                 ),
             ));
         }
-        Ok(Box::new(self.settings().cobalt()))
+        let settings = self.settings();
+        let cobalt = Cobalt::new(settings.cobalt).map_err(|e| {
+            ParamError::new("rtt_ms", format!("gives COBALT {}: {}", e.field, e.message))
+        })?;
+        Ok(Box::new(cobalt.with_mtu_time_ns(settings.mtu_time_ns)))
     }
 
     fn scheduler(&self) -> Scheduler {

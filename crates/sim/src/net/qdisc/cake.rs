@@ -521,7 +521,9 @@ impl Cake {
             let counted = host.stats.counts(joined_ns);
             if let Some(pkt) = judge_departure(verdict, pkt, host, counted) {
                 self.flows[q as usize].deficit -= i64::from(pkt.size_bytes);
-                self.time_next_ns += self.settings.shaper_ns(pkt.bytes());
+                self.time_next_ns = self
+                    .time_next_ns
+                    .saturating_add(self.settings.shaper_ns(pkt.bytes()));
                 return Some(pkt);
             }
         }
