@@ -65,6 +65,7 @@ AQM_SETS = {
     "fq_codel": [],
     "fq_pie": [],
     "fq_cobalt": [],
+    "cake": [],
 }
 # Model bifurcation sweeps: (label, parameter, from, to, overrides), 1000 values x 10^4 steps.
 MODEL_SWEEPS = (

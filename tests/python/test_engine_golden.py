@@ -61,7 +61,7 @@ ADDED = {
         "overlimit_drops",
         "ce_threshold_marks",
     ),
-    "queue_tables": ("tbf", "cobalt", "fq_codel", "fq_pie", "fq_cobalt"),
+    "queue_tables": ("tbf", "cobalt", "fq_codel", "fq_pie", "fq_cobalt", "cake"),
 }
 """The latency probes' table and summary columns, the flow-queueing counters of the per-port
 table (docs/metrics.md), and the tables of `[queue]` added since (the token-bucket shaper's and

@@ -45,31 +45,31 @@ rate_per_s = 20.0
 """
 
 CASES = [
-    ("betared/scenario2.toml", ["duration_s=5"], "0", "b4034cee50469127"),
+    ("betared/scenario2.toml", ["duration_s=5"], "0", "e36639e8dbfdd48c"),
     (
         "betared/scenario1.toml",
         ["duration_s=3", "queue.aqm=betared"],
         "18446744073709551615",
-        "8f62e6e457e06e23",
+        "29702f9d630f7358",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
         ["duration_s=2", "queue.aqm=pi"],
         "3",
-        "6242ae69f9c5a423",
+        "abea0e30e00b1ad9",
     ),
     (
         "chen2011/dumbbell.toml",
         ["duration_s=6", "traffic.schedule.flows=50"],
         "2",
-        "56117216eef78e3b",
+        "fe6207ac8c4e744b",
     ),
-    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "1ebe07ba6863b04c"),
+    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "0b4425ea5a48e57e"),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         ["duration_s=2", "queue.aqm=rem"],
         "1",
-        "41eccd84fa83aec5",
+        "3781e04d4efa30d0",
     ),
 ]
 """(scenario, overrides, seed, digest): finite flows and an empty cwnd table in the fifth; three

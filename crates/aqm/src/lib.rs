@@ -11,7 +11,7 @@
 //! ([`math`]). The algorithms live in family folders, one file each: [`red`] (RED, Adaptive
 //! RED, self-tuning RED and the core they share), [`beta`] (BetaRED, ABetaRED, DBetaRED),
 //! [`control`] (REM, PI, IAPI and the neural controllers), [`delay`] (CoDel, PIE, COBALT),
-//! [`fq`] (flow queueing: FQ-CoDel, FQ-PIE, FQ-COBALT) and [`passive`] (drop tail).
+//! [`fq`] (flow queueing: FQ-CoDel, FQ-PIE, FQ-COBALT, CAKE) and [`passive`] (drop tail).
 
 pub mod beta;
 pub mod contract;
@@ -40,7 +40,7 @@ pub use delay::{
     BurstRule, CoDel, CoDelParams, Cobalt, CobaltParams, CobaltStats, Pie, PieParams,
     ShortQueueRule,
 };
-pub use fq::{FqCoDelParams, FqCobaltParams, FqPieParams};
+pub use fq::{CakeParams, CakeSettings, FqCoDelParams, FqCobaltParams, FqPieParams, Isolation};
 pub use params::{AqmParams, FlowQueueing, ParamDoc, Range, Scheduler};
 pub use passive::{DropTail, DropTailParams};
 pub use red::red_tuning;

@@ -6,7 +6,7 @@
 
 use crate::params::AqmParams;
 use crate::{
-    ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CoDelParams, CobaltParams,
+    ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CakeParams, CoDelParams, CobaltParams,
     DBetaRedParams, DropTailParams, FapidnnParams, FqCoDelParams, FqCobaltParams, FqPieParams,
     IapiParams, NeuronPidParams, NrlParams, PiParams, PieParams, RedParams, RemParams,
     SelfTuningRedParams,
@@ -42,6 +42,7 @@ pub fn for_each(visitor: &mut impl ParamsVisitor) {
     visitor.visit::<FqCoDelParams>();
     visitor.visit::<FqPieParams>();
     visitor.visit::<FqCobaltParams>();
+    visitor.visit::<CakeParams>();
 }
 
 /// (name, title) of every AQM, in [`for_each`]'s order.

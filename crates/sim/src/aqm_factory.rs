@@ -2,6 +2,7 @@
 //! AQM registry: one queue with the AQM, or flow queues each with an instance of it when the
 //! AQM's parameters ask for flow queueing ([`aqm::AqmParams::scheduler`]).
 
+use crate::net::qdisc::cake::Cake;
 use crate::net::qdisc::discipline::{Discipline, Shaped};
 use crate::net::qdisc::flow_queues::FlowQueues;
 use crate::net::qdisc::single::SingleQueue;
@@ -16,14 +17,16 @@ use toml::{Table, Value};
 pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioError> {
     match unshaped_at("queue", spec, rate_bps)? {
         Discipline::Single(q) => Ok(q.into_aqm()),
-        Discipline::FlowQueues(_) | Discipline::Shaped(_) => Err(ScenarioError::new(
-            "queue.aqm",
-            format!(
-                "{} is a flow-queueing discipline, which runs only in a simulated port; \
+        Discipline::FlowQueues(_) | Discipline::Cake(_) | Discipline::Shaped(_) => {
+            Err(ScenarioError::new(
+                "queue.aqm",
+                format!(
+                    "{} is a flow-queueing discipline, which runs only in a simulated port; \
                  choose a single-queue AQM",
-                spec.aqm
-            ),
-        )),
+                    spec.aqm
+                ),
+            ))
+        }
     }
 }
 
@@ -133,6 +136,16 @@ impl Build<'_> {
                     spec.limit_bytes,
                     link.rate_bps,
                     make,
+                ))))
+            }
+            Scheduler::Cake(settings) => {
+                // Refuses a shaper faster than the link, naming the key.
+                params.build(link).map_err(error)?;
+                Ok(Discipline::Cake(Box::new(Cake::new(
+                    settings,
+                    spec.limit_pkts,
+                    spec.limit_bytes,
+                    link.rate_bps,
                 ))))
             }
         }

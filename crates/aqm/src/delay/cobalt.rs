@@ -244,6 +244,10 @@ pub struct Cobalt {
     interval_ns: u64,
     blue_threshold_ns: u64,
     ce_threshold_ns: Option<u64>,
+    /// Linux `cparams.mtu_time`: a packet is above target only when its sojourn time also
+    /// exceeds four of these (0: no such rule, as ns-3.37). Set by CAKE
+    /// ([`Cobalt::with_mtu_time_ns`]), not a key.
+    mtu_time_ns: u64,
     vars: CobaltVars,
     stats: CobaltStats,
 }
@@ -258,6 +262,7 @@ impl Cobalt {
             blue_threshold_ns: ms_to_ns(params.blue_threshold_ms).max(1),
             ce_threshold_ns: (params.ce_threshold_ms > 0.0)
                 .then(|| ms_to_ns(params.ce_threshold_ms)),
+            mtu_time_ns: 0,
             vars: CobaltVars {
                 count: 0,
                 rec_inv_sqrt: u32::MAX,
@@ -271,6 +276,15 @@ impl Cobalt {
             stats: CobaltStats::default(),
             params,
         })
+    }
+
+    /// The same COBALT with Linux's MTU-time rule (`cobalt_should_drop` in
+    /// `net/sched/sch_cake.c`): a sojourn time is above target only when it also exceeds four
+    /// serialisation times of an MTU, `mtu_time_ns` each (cake's `cparams.mtu_time`, 0 when
+    /// unshaped). The ingress-mode term (2·mtu_time·bulk flows) is not applied.
+    pub fn with_mtu_time_ns(mut self, mtu_time_ns: u64) -> Self {
+        self.mtu_time_ns = mtu_time_ns;
+        self
     }
 
     /// The parameters in force.
@@ -381,7 +395,8 @@ impl Aqm for Cobalt {
         self.vars.last_sojourn_ns = sojourn_ns;
         // `schedule` keeps in its sign whether now is past drop_next; `next_due` its first value.
         let mut schedule = signed_gap(now_ns, self.vars.drop_next_ns);
-        let over_target = sojourn_ns > self.target_ns;
+        let over_target =
+            sojourn_ns > self.target_ns && sojourn_ns > self.mtu_time_ns.saturating_mul(4);
         let mut next_due = self.vars.count > 0 && schedule >= 0;
         if over_target {
             // Above target: the first such packet starts the interval (drop_next = now +

@@ -18,6 +18,9 @@ pub enum Scheduler {
     SingleQueue,
     /// Flow queueing: one flow queue per hash bucket, each with its own AQM instance.
     FlowQueues(FlowQueueing),
+    /// CAKE: its shaper, set-associative flow queues with host isolation and a COBALT per
+    /// flow queue ([`crate::fq::cake`]).
+    Cake(crate::fq::CakeSettings),
 }
 
 /// Flow-queueing settings (keys of `[queue.fq_codel]` and its siblings).

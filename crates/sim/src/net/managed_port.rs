@@ -63,6 +63,12 @@ impl ManagedQueue {
         self.aqm_name
     }
 
+    /// Give the discipline each flow's (sender, receiver) nodes, by flow id (CAKE's host
+    /// isolation).
+    pub fn set_flow_hosts(&mut self, hosts: &[(u32, u32)]) {
+        self.discipline.set_flow_hosts(hosts);
+    }
+
     /// Whether the port runs flow queueing.
     pub fn is_flow_queueing(&self) -> bool {
         self.discipline.is_flow_queueing()

@@ -13,6 +13,7 @@ use crate::metrics::series::Series;
 use crate::metrics::window::Window;
 use crate::net::built::{BuiltNet, FlowAccess};
 use crate::net::managed_port::ManagedQueue;
+use crate::net::network::PortQueue;
 use crate::net::{dumbbell, routers};
 use crate::scenario::{QueueSpec, Scenario, ScenarioError, Topology};
 use crate::time::{ms_to_ns, s_to_ns};
@@ -95,6 +96,14 @@ impl Simulation {
                 routers::build(n, &access, seed, &mut make)?
             }
         };
+        // CAKE's host isolation: each flow's two ends, by flow id.
+        let hosts: Vec<(u32, u32)> = built.flows.iter().map(|e| (e.sender, e.receiver)).collect();
+        let mut built = built;
+        for mp in &built.measured {
+            if let PortQueue::Managed(m) = &mut built.net.ports[mp.port as usize].queue {
+                m.set_flow_hosts(&hosts);
+            }
+        }
         let groups = &scenario.traffic.groups;
         let flows: Vec<Flow> = built
             .flows

@@ -14,9 +14,19 @@ use crate::packet::Packet;
 /// Marks an unused bucket.
 const NONE: u32 = u32::MAX;
 
+/// The key of `pkt`'s flow: (flow id, destination node), a one-to-one image of its 5-tuple.
+pub fn flow_key(pkt: &Packet) -> u64 {
+    u64::from(pkt.flow) << 32 | u64::from(pkt.dst)
+}
+
 /// The 32-bit hash of `pkt`'s flow under seed `perturbation`.
 pub fn flow_hash(pkt: &Packet, perturbation: u32) -> u32 {
-    let key = (u64::from(pkt.flow) << 32 | u64::from(pkt.dst)) ^ u64::from(perturbation) << 17;
+    key_hash(flow_key(pkt), perturbation)
+}
+
+/// The 32-bit hash of a classification key under seed `perturbation`.
+pub fn key_hash(key: u64, perturbation: u32) -> u32 {
+    let key = key ^ u64::from(perturbation) << 17;
     // SplitMix64's finaliser (Steele, Lea & Flood, OOPSLA 2014): every input bit moves every
     // output bit.
     let mut z = key.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -56,7 +66,13 @@ impl Classifier {
     /// flow: a way is taken when it holds this flow's tag or is free, in way order; with every
     /// way busy with other flows, the set's first way is shared.
     pub fn bucket(&mut self, pkt: &Packet, free: impl Fn(u32) -> bool) -> u32 {
-        let hash = flow_hash(pkt, self.perturbation);
+        self.bucket_of_key(flow_key(pkt), free)
+    }
+
+    /// The bucket of classification key `key` (a flow's, or a host's under CAKE's host
+    /// modes), as [`Classifier::bucket`].
+    pub fn bucket_of_key(&mut self, key: u64, free: impl Fn(u32) -> bool) -> u32 {
+        let hash = key_hash(key, self.perturbation);
         let h = hash % self.flows;
         if self.ways == 0 {
             return h;

@@ -1,6 +1,7 @@
 //! The discipline a managed port holds, as one enum over the kinds (one dispatch per call):
 //! one queue with an AQM (the fast path), flow queues, or either behind a token-bucket shaper.
 
+use super::cake::Cake;
 use super::flow_queues::{FlowQueues, FqCounters};
 use super::single::SingleQueue;
 use super::token_bucket::TokenBucket;
@@ -14,6 +15,8 @@ pub enum Discipline {
     Single(SingleQueue),
     /// Flow queueing.
     FlowQueues(Box<FlowQueues>),
+    /// CAKE: its shaper, flow queues with host isolation, a COBALT per flow queue.
+    Cake(Box<Cake>),
     /// A discipline behind a token-bucket filter (ns-3.37 `TbfQueueDisc` with it as child).
     Shaped(Box<Shaped>),
 }
@@ -42,6 +45,9 @@ pub enum Dequeued {
 /// Names of the values a flow-queueing port reports in the time series.
 const FQ_PROBES: &[&str] = &["new_flows_len", "old_flows_len"];
 
+/// Names of the values a CAKE port reports in the time series: flow queues per set.
+const CAKE_PROBES: &[&str] = &["sparse_flows", "bulk_flows", "decaying_flows"];
+
 impl Discipline {
     /// Names of the values the port reports in the time series: the AQM's state on a single
     /// queue, the scheduler's list lengths under flow queueing.
@@ -49,6 +55,7 @@ impl Discipline {
         match self {
             Discipline::Single(q) => q.aqm().probe_names(),
             Discipline::FlowQueues(_) => FQ_PROBES,
+            Discipline::Cake(_) => CAKE_PROBES,
             Discipline::Shaped(s) => s.inner.probe_names(),
         }
     }
@@ -61,6 +68,10 @@ impl Discipline {
                 let (new, old) = q.list_lens();
                 out.extend([new as f64, old as f64]);
             }
+            Discipline::Cake(q) => {
+                let s = q.set_counts();
+                out.extend([s.sparse, s.bulk, s.decaying].map(f64::from));
+            }
             Discipline::Shaped(s) => s.inner.probe(out),
         }
     }
@@ -70,6 +81,7 @@ impl Discipline {
         match self {
             Discipline::Single(q) => q.len_pkts(),
             Discipline::FlowQueues(q) => q.len_pkts(),
+            Discipline::Cake(q) => q.len_pkts(),
             Discipline::Shaped(s) => s.inner.len_pkts() + u32::from(s.held.is_some()),
         }
     }
@@ -79,6 +91,7 @@ impl Discipline {
         match self {
             Discipline::Single(q) => q.len_bytes(),
             Discipline::FlowQueues(q) => q.len_bytes(),
+            Discipline::Cake(q) => q.len_bytes(),
             Discipline::Shaped(s) => {
                 s.inner.len_bytes() + s.held.map_or(0, |p| u64::from(p.size_bytes))
             }
@@ -89,7 +102,7 @@ impl Discipline {
     pub fn averaged_queue_pkts(&self) -> Option<f64> {
         match self {
             Discipline::Single(q) => q.aqm().averaged_queue_pkts(),
-            Discipline::FlowQueues(_) => None,
+            Discipline::FlowQueues(_) | Discipline::Cake(_) => None,
             Discipline::Shaped(s) => s.inner.averaged_queue_pkts(),
         }
     }
@@ -99,6 +112,7 @@ impl Discipline {
         match self {
             Discipline::Single(_) => None,
             Discipline::FlowQueues(q) => Some(&q.counters),
+            Discipline::Cake(q) => Some(&q.counters),
             Discipline::Shaped(s) => s.inner.fq_counters(),
         }
     }
@@ -107,7 +121,7 @@ impl Discipline {
     pub fn is_flow_queueing(&self) -> bool {
         match self {
             Discipline::Single(_) => false,
-            Discipline::FlowQueues(_) => true,
+            Discipline::FlowQueues(_) | Discipline::Cake(_) => true,
             Discipline::Shaped(s) => s.inner.is_flow_queueing(),
         }
     }
@@ -117,6 +131,7 @@ impl Discipline {
         match self {
             Discipline::Single(q) => q.aqm().next_timer_ns(),
             Discipline::FlowQueues(q) => q.next_timer_ns(),
+            Discipline::Cake(_) => None,
             Discipline::Shaped(s) => s.inner.next_timer_ns(),
         }
     }
@@ -126,6 +141,7 @@ impl Discipline {
         match self {
             Discipline::Single(q) => q.on_timer(now_ns, rng),
             Discipline::FlowQueues(q) => q.on_timer(now_ns, rng),
+            Discipline::Cake(_) => {}
             Discipline::Shaped(s) => s.inner.on_timer(now_ns, rng),
         }
     }
@@ -136,6 +152,7 @@ impl Discipline {
         match self {
             Discipline::Single(q) => q.packets().filter(data).count() as u64,
             Discipline::FlowQueues(q) => q.packets().filter(data).count() as u64,
+            Discipline::Cake(q) => q.packets().filter(data).count() as u64,
             Discipline::Shaped(s) => {
                 s.inner.data_waiting() + u64::from(s.held.is_some_and(|p| !p.is_ack()))
             }
@@ -147,6 +164,7 @@ impl Discipline {
         match self {
             Discipline::Single(q) => q.enqueue(now_ns, pkt, host),
             Discipline::FlowQueues(q) => q.enqueue(now_ns, pkt, host),
+            Discipline::Cake(q) => q.enqueue(now_ns, pkt, host),
             Discipline::Shaped(s) => {
                 let joined = s.inner.enqueue(now_ns, pkt, host);
                 s.count_held(now_ns, host);
@@ -161,9 +179,27 @@ impl Discipline {
         let pkt = match self {
             Discipline::Single(q) => q.dequeue(now_ns, host),
             Discipline::FlowQueues(q) => q.dequeue(now_ns, host),
+            Discipline::Cake(q) => {
+                // CAKE's own shaper may hold its packets back while the link is free.
+                return match (q.dequeue(now_ns, host), q.not_before_ns()) {
+                    (Some(p), _) => Dequeued::Packet(p),
+                    (None, Some(t)) => Dequeued::WaitUntil(t),
+                    (None, None) => Dequeued::Empty,
+                };
+            }
             Discipline::Shaped(s) => return s.dequeue(now_ns, host),
         };
         pkt.map_or(Dequeued::Empty, Dequeued::Packet)
+    }
+
+    /// Give CAKE each flow's (sender, receiver) nodes, by flow id, for its host isolation;
+    /// the other disciplines have no use for them.
+    pub fn set_flow_hosts(&mut self, hosts: &[(u32, u32)]) {
+        match self {
+            Discipline::Cake(q) => q.set_flow_hosts(hosts.to_vec()),
+            Discipline::Shaped(s) => s.inner.set_flow_hosts(hosts),
+            Discipline::Single(_) | Discipline::FlowQueues(_) => {}
+        }
     }
 }
 
