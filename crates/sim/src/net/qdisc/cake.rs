@@ -32,7 +32,8 @@ use super::{judge_departure, view_of, Host, Queued};
 use crate::packet::Packet;
 use aqm::fq::cake::{CakeSettings, Isolation, CAKE_QUEUES, CAKE_SET_WAYS};
 use aqm::{Aqm, Cobalt, DequeueVerdict, QueueView};
-use std::collections::{HashMap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// Marks a bucket without a flow queue, and a host the simulator did not name.
 const NONE: u32 = u32::MAX;
@@ -58,6 +59,30 @@ enum Chain {
     Decaying,
 }
 
+/// A list of flow queues linked through their `prev` and `next` (Linux's `list_head`).
+#[derive(Clone, Copy, Debug)]
+struct FlowList {
+    head: u32,
+    tail: u32,
+    len: u32,
+}
+
+impl Default for FlowList {
+    fn default() -> Self {
+        FlowList {
+            head: NONE,
+            tail: NONE,
+            len: 0,
+        }
+    }
+}
+
+impl FlowList {
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
 /// One flow queue.
 struct CakeFlow {
     packets: VecDeque<Queued>,
@@ -65,6 +90,9 @@ struct CakeFlow {
     deficit: i64,
     set: Set,
     chain: Option<Chain>,
+    /// Its neighbours in its list ([`NONE`] at the ends): Linux's `flowchain` links.
+    prev: u32,
+    next: u32,
     cobalt: Cobalt,
     /// Source and destination hosts of its packets (Linux `srchost`, `dsthost`).
     src: u32,
@@ -105,13 +133,18 @@ pub struct Cake {
     classifier: Classifier,
     bucket_flow: Vec<u32>,
     flows: Vec<CakeFlow>,
-    new_flows: VecDeque<u32>,
-    old_flows: VecDeque<u32>,
-    decaying_flows: VecDeque<u32>,
+    /// (bytes, flow queue) noted at each change of a flow queue's bytes: the fattest flow
+    /// queue is the largest entry that is still current (Linux keeps a heap of backlogs,
+    /// `cake_heapify`; entries made stale by later changes are skipped and dropped).
+    fat: BinaryHeap<(u64, Reverse<u32>)>,
+    new_flows: FlowList,
+    old_flows: FlowList,
+    decaying_flows: FlowList,
     sets: SetCounts,
-    /// Bulk flow queues per source and per destination host (isolation modes that count).
-    src_bulk: HashMap<u32, u32>,
-    dst_bulk: HashMap<u32, u32>,
+    /// Bulk flow queues per source and per destination host, by node id (isolation modes
+    /// that count).
+    src_bulk: Vec<u32>,
+    dst_bulk: Vec<u32>,
     /// Per flow id: (sender node, receiver node).
     flow_hosts: Vec<(u32, u32)>,
     len_pkts: u32,
@@ -141,12 +174,13 @@ impl Cake {
             classifier: Classifier::new(CAKE_QUEUES, 0, CAKE_SET_WAYS),
             bucket_flow: vec![NONE; CAKE_QUEUES as usize],
             flows: Vec::new(),
-            new_flows: VecDeque::new(),
-            old_flows: VecDeque::new(),
-            decaying_flows: VecDeque::new(),
+            fat: BinaryHeap::new(),
+            new_flows: FlowList::default(),
+            old_flows: FlowList::default(),
+            decaying_flows: FlowList::default(),
             sets: SetCounts::default(),
-            src_bulk: HashMap::new(),
-            dst_bulk: HashMap::new(),
+            src_bulk: Vec::new(),
+            dst_bulk: Vec::new(),
             flow_hosts: Vec::new(),
             len_pkts: 0,
             bytes: 0,
@@ -220,7 +254,7 @@ impl Cake {
     /// colliding flow takes a queue over).
     fn flow_of(&mut self, key: u64, src: u32, dst: u32) -> u32 {
         let (bucket_flow, flows) = (&self.bucket_flow, &self.flows);
-        let bucket = self.classifier.bucket_of_key(key, |b| {
+        let bucket = self.classifier.bucket_of_key_cake(key, |b| {
             let q = bucket_flow[b as usize];
             q == NONE || flows[q as usize].set == Set::None
         });
@@ -233,6 +267,8 @@ impl Cake {
                 deficit: 0,
                 set: Set::None,
                 chain: None,
+                prev: NONE,
+                next: NONE,
                 cobalt: self.settings.cobalt(),
                 src,
                 dst,
@@ -271,7 +307,10 @@ impl Cake {
             (&mut self.dst_bulk, dst, iso.counts_dst()),
         ] {
             if on {
-                let c = counts.entry(host).or_insert(0);
+                if counts.len() <= host as usize {
+                    counts.resize(host as usize + 1, 0);
+                }
+                let c = &mut counts[host as usize];
                 *c = c.saturating_add_signed(by);
             }
         }
@@ -303,7 +342,15 @@ impl Cake {
     }
 
     /// The list `chain`.
-    fn list(&mut self, chain: Chain) -> &mut VecDeque<u32> {
+    fn list(&self, chain: Chain) -> &FlowList {
+        match chain {
+            Chain::New => &self.new_flows,
+            Chain::Old => &self.old_flows,
+            Chain::Decaying => &self.decaying_flows,
+        }
+    }
+
+    fn list_mut(&mut self, chain: Chain) -> &mut FlowList {
         match chain {
             Chain::New => &mut self.new_flows,
             Chain::Old => &mut self.old_flows,
@@ -311,20 +358,34 @@ impl Cake {
         }
     }
 
-    /// Move flow queue `q` to the end of list `to` (out of every list when `None`).
+    /// Move flow queue `q` to the end of list `to` (out of every list when `None`), in
+    /// constant time as Linux's `list_move_tail` does.
     fn chain_to(&mut self, q: u32, to: Option<Chain>) {
         if let Some(from) = self.flows[q as usize].chain {
-            let list = self.list(from);
-            if list.front() == Some(&q) {
-                list.pop_front();
-            } else {
-                list.retain(|&x| x != q);
+            let (prev, next) = (self.flows[q as usize].prev, self.flows[q as usize].next);
+            match prev {
+                NONE => self.list_mut(from).head = next,
+                p => self.flows[p as usize].next = next,
             }
+            match next {
+                NONE => self.list_mut(from).tail = prev,
+                n => self.flows[n as usize].prev = prev,
+            }
+            self.list_mut(from).len -= 1;
         }
+        let f = &mut self.flows[q as usize];
+        (f.prev, f.next, f.chain) = (NONE, NONE, to);
         if let Some(to) = to {
-            self.list(to).push_back(q);
+            let tail = self.list(to).tail;
+            self.flows[q as usize].prev = tail;
+            match tail {
+                NONE => self.list_mut(to).head = q,
+                t => self.flows[t as usize].next = q,
+            }
+            let list = self.list_mut(to);
+            list.tail = q;
+            list.len += 1;
         }
-        self.flows[q as usize].chain = to;
     }
 
     /// A quantum for flow queue `q` (Linux `cake_get_flow_quantum`): the flow quantum divided
@@ -334,10 +395,10 @@ impl Cake {
         let iso = self.settings.isolation;
         let mut load = 1;
         if iso.counts_src() {
-            load = load.max(self.src_bulk.get(&f.src).copied().unwrap_or(0));
+            load = load.max(self.src_bulk.get(f.src as usize).copied().unwrap_or(0));
         }
         if iso.counts_dst() {
-            load = load.max(self.dst_bulk.get(&f.dst).copied().unwrap_or(0));
+            load = load.max(self.dst_bulk.get(f.dst as usize).copied().unwrap_or(0));
         }
         let div = 65535 / u64::from(load.min(CAKE_QUEUES));
         let dither = host.rng.next_u64() >> 48;
@@ -379,6 +440,7 @@ impl Cake {
         f.packets.push_back((pkt, now_ns));
         self.len_pkts += 1;
         self.bytes += size;
+        self.note_bytes(q);
         match self.flows[q as usize].set {
             Set::None | Set::Decaying => {
                 self.chain_to(q, Some(Chain::New));
@@ -402,14 +464,14 @@ impl Cake {
     /// Drop the head packet of the flow queue with the most bytes (the first such in the
     /// order the flow queues were made) and tell its COBALT (Linux `cake_drop`).
     fn drop_from_fattest(&mut self, now_ns: u64, host: &mut Host) {
-        let Some((fattest, _)) = self
-            .flows
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.bytes > 0)
-            .max_by_key(|&(i, f)| (f.bytes, std::cmp::Reverse(i)))
-        else {
-            return;
+        // The largest current entry: the most bytes, the first made among equals.
+        let fattest = loop {
+            let Some((bytes, Reverse(q))) = self.fat.pop() else {
+                return;
+            };
+            if bytes > 0 && self.flows[q as usize].bytes == bytes {
+                break q as usize;
+            }
         };
         let f = &mut self.flows[fattest];
         let (pkt, joined_ns) = f.packets.pop_front().expect("the fattest flow has bytes");
@@ -423,6 +485,25 @@ impl Cake {
         }
         host.counts.dropped(&pkt);
         f.cobalt.on_overflow(now_ns);
+        self.note_bytes(fattest as u32);
+    }
+
+    /// Note flow queue `q`'s bytes after a change, for [`Cake::drop_from_fattest`]; when stale
+    /// entries outnumber the flow queues eightfold, the heap is rebuilt from the current ones.
+    fn note_bytes(&mut self, q: u32) {
+        let bytes = self.flows[q as usize].bytes;
+        if bytes > 0 {
+            self.fat.push((bytes, Reverse(q)));
+        }
+        if self.fat.len() > 8 * self.flows.len() + 64 {
+            self.fat = self
+                .flows
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.bytes > 0)
+                .map(|(i, f)| (f.bytes, Reverse(i as u32)))
+                .collect();
+        }
     }
 
     /// Take the next packet to transmit (Linux `cake_dequeue`), or None: nothing waits, or the
@@ -452,10 +533,7 @@ impl Cake {
                     unreachable!("waiting packets are in flow queues on the lists");
                 };
                 first = false;
-                let q = *self
-                    .list(chain)
-                    .front()
-                    .expect("the chosen list is not empty");
+                let q = self.list(chain).head;
                 if self.flows[q as usize].deficit > 0 {
                     match self.dequeue_from(q, now_ns, host) {
                         Some(pkt) => return Some(pkt),
@@ -502,6 +580,7 @@ impl Cake {
             f.bytes -= size;
             self.bytes -= size;
             self.len_pkts -= 1;
+            self.note_bytes(q);
             host.stats.queue_pkts.set(now_ns, f64::from(self.len_pkts));
             let view = self.view(q);
             let f = &mut self.flows[q as usize];

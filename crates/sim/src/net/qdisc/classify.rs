@@ -84,6 +84,23 @@ impl Classifier {
         self.tags[chosen as usize] = hash;
         chosen
     }
+
+    /// The bucket of `key` as Linux CAKE's `cake_hash` chooses it: the hashed way when it
+    /// holds this key's tag, else the first way, from the hashed one round the set, that holds
+    /// the tag, else the first from there that is `free`, else the hashed way (a collision).
+    pub fn bucket_of_key_cake(&mut self, key: u64, free: impl Fn(u32) -> bool) -> u32 {
+        let hash = key_hash(key, self.perturbation);
+        let h = hash % self.flows;
+        let first = h - h % self.ways;
+        let ways = (0..self.ways).map(|i| first + (h % self.ways + i) % self.ways);
+        let chosen = ways
+            .clone()
+            .find(|&b| self.tags[b as usize] == hash)
+            .or_else(|| ways.clone().find(|&b| free(b)))
+            .unwrap_or(h);
+        self.tags[chosen as usize] = hash;
+        chosen
+    }
 }
 
 #[cfg(test)]
@@ -120,5 +137,22 @@ mod tests {
         // A flow keeps its way.
         let again = c.bucket(&pkt(3), |b| !busy[b as usize]);
         assert_eq!(c.tags[again as usize], flow_hash(&pkt(3), 0));
+    }
+
+    #[test]
+    fn cake_hashing_prefers_the_tag_then_an_idle_way_then_the_hashed_way() {
+        let mut c = Classifier::new(8, 0, 8);
+        let hashed = key_hash(flow_key(&pkt(5)), 0) % 8;
+        // Every way idle: the hashed way.
+        assert_eq!(c.bucket_of_key_cake(flow_key(&pkt(5)), |_| true), hashed);
+        // Its tag is found again even with every way busy.
+        assert_eq!(c.bucket_of_key_cake(flow_key(&pkt(5)), |_| false), hashed);
+        // Another key, every way busy: it collides on its own hashed way.
+        let other = flow_key(&pkt(6));
+        let other_hashed = key_hash(other, 0) % 8;
+        assert_eq!(c.bucket_of_key_cake(other, |_| false), other_hashed);
+        // Only way 3 idle: taken, by a third key.
+        let third = flow_key(&pkt(7));
+        assert_eq!(c.bucket_of_key_cake(third, |b| b == 3), 3);
     }
 }

@@ -235,8 +235,8 @@ fn assert_counts_consistent(c: &Cake) {
         assert!(f.set != Set::Decaying || f.packets.is_empty() || f.chain == Some(Chain::New));
     }
     assert_eq!(sets, c.set_counts());
-    let src: u32 = c.src_bulk.values().sum();
-    let dst: u32 = c.dst_bulk.values().sum();
+    let src: u32 = c.src_bulk.iter().sum();
+    let dst: u32 = c.dst_bulk.iter().sum();
     assert_eq!(
         (src, dst),
         (sets.bulk, sets.bulk),
@@ -244,8 +244,11 @@ fn assert_counts_consistent(c: &Cake) {
     );
     let queued: u32 = c.flows.iter().map(|f| f.packets.len() as u32).sum();
     assert_eq!(queued, c.len_pkts());
-    let listed = c.new_flows.len() + c.old_flows.len() + c.decaying_flows.len();
-    assert_eq!(listed, c.flows.iter().filter(|f| f.chain.is_some()).count());
+    let listed = c.new_flows.len + c.old_flows.len + c.decaying_flows.len;
+    assert_eq!(
+        listed as usize,
+        c.flows.iter().filter(|f| f.chain.is_some()).count()
+    );
 }
 
 #[test]
