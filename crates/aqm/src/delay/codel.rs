@@ -251,6 +251,20 @@ impl Aqm for CoDel {
         EnqueueVerdict::Accept
     }
 
+    /// The host found the queue empty: RFC 8289's `dodequeue()` without a packet resets
+    /// `first_above_time` and answers "not OK to drop", so `dequeue()` leaves the dropping
+    /// state (Linux `codel_dequeue` and ns-3.37 `CoDelQueueDisc::DoDequeue` do the same). A
+    /// follow-up pending from a mark at an earlier time keeps Linux's advance of `drop_next`.
+    fn on_empty(&mut self, now_ns: u64) {
+        if let Some((at_ns, FollowUp::InLoop { drop_next_ns })) = self.vars.pending.take() {
+            if at_ns != now_ns {
+                self.vars.drop_next_ns = drop_next_ns;
+            }
+        }
+        self.vars.first_above_time_ns = None;
+        self.vars.dropping = false;
+    }
+
     fn on_dequeue(
         &mut self,
         now_ns: u64,

@@ -523,3 +523,17 @@ fn bad_parameters_name_the_field() {
     })
     .is_ok());
 }
+
+#[test]
+fn an_empty_queue_ends_the_dropping_state_and_the_time_above_target() {
+    let mut c = codel();
+    let t = enter(&mut c);
+    assert!(c.vars.dropping);
+    // The host finds the queue empty (RFC 8289 dodequeue() without a packet).
+    c.on_empty(t + MS);
+    assert!(!c.vars.dropping);
+    assert_eq!(c.vars.first_above_time_ns, None);
+    // A packet above target afterwards starts a new interval: no drop before it ends.
+    assert_eq!(deq(&mut c, t + 2 * MS, 10 * MS, 50_000), Deliver);
+    assert_eq!(deq(&mut c, t + 50 * MS, 10 * MS, 50_000), Deliver);
+}
