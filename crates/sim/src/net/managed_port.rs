@@ -43,11 +43,6 @@ impl ManagedQueue {
         }
     }
 
-    /// The discipline.
-    pub fn discipline(&self) -> &Discipline {
-        &self.discipline
-    }
-
     /// Packets waiting.
     pub fn len_pkts(&self) -> u32 {
         self.discipline.len_pkts()

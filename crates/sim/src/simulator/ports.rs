@@ -69,15 +69,16 @@ impl Simulation {
                 }
             }
             PortQueue::Managed(m) => {
-                let joined = m.enqueue(now, pkt, &mut self.counts);
-                if m.is_flow_queueing() {
-                    // A new flow queue's AQM may want its timer before the one queued.
-                    let wanted = m.next_timer_ns();
-                    if wanted.is_some_and(|t| m.timer_at_ns.is_none_or(|at| t < at)) {
-                        self.schedule_aqm_timer(port_id);
-                    }
+                let start = m.enqueue(now, pkt, &mut self.counts) && !m.busy;
+                // Under flow queueing a new flow queue's AQM may want its timer before the one
+                // queued.
+                let earlier_timer = m.is_flow_queueing()
+                    && m.next_timer_ns()
+                        .is_some_and(|t| m.timer_at_ns.is_none_or(|at| t < at));
+                if earlier_timer {
+                    self.schedule_aqm_timer(port_id);
                 }
-                if joined && !self.net.managed(port_id).is_some_and(|m| m.busy) {
+                if start {
                     self.start_transmission(port_id);
                 }
             }

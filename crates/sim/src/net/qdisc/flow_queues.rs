@@ -15,7 +15,7 @@
 //! AQM of a flow queue sees that flow queue's bytes (Linux's CoDel checks the whole backlog
 //! against the MTU); a flow queue is put in the new list before its AQM decides on the packet.
 
-use super::classify::Classifier;
+use super::classify::{flow_key, Classifier};
 use super::{judge_arrival, judge_departure, view_of, Host, Queued};
 use crate::packet::{flags, Packet};
 use aqm::{Aqm, FlowQueueing, QueueView};
@@ -42,8 +42,8 @@ struct FlowQueue {
     deficit: i64,
     list: List,
     aqm: Box<dyn Aqm>,
-    /// The flow (id, destination) that first used the queue, and whether another has since.
-    owner: (u32, u32),
+    /// The flow key ([`flow_key`]) that first used the queue, and whether another has since.
+    owner: u64,
     shared: bool,
 }
 
@@ -169,7 +169,7 @@ impl FlowQueues {
             let q = bucket_queue[b as usize];
             q == NONE || queues[q as usize].list == List::Idle
         });
-        let owner = (pkt.flow, pkt.dst);
+        let owner = flow_key(pkt);
         let q = self.bucket_queue[bucket as usize];
         if q != NONE {
             let fq = &mut self.queues[q as usize];
