@@ -794,3 +794,27 @@ def test_cli_quick_grid_with_a_fake_ns3(tmp_path):
     assert outdir.result_kind(out) == "validate"
     again = _cli(["--quick", "--quiet", "--out", str(out)], env)
     assert "52 runs: 52 already stored, 0 run now, 0 failed" in again.stdout
+
+
+def test_a_grid_can_keep_a_few_aqms():
+    full = validate_ns3.grid(False)
+    fq = validate_ns3.grid(False, ["fq_codel", "cobalt"])
+    assert {c.aqm for c in fq.cases} == {"fq_codel", "cobalt"}
+    assert fq.cases == tuple(c for c in full.cases if c.aqm in ("fq_codel", "cobalt"))
+    assert fq.seeds_by_scenario == full.seeds_by_scenario
+    with pytest.raises(ValueError, match=r"^--aqm: must name AQMs among droptail, .*; got bogus$"):
+        validate_ns3.grid(True, ["red", "bogus"])
+    with pytest.raises(ValueError, match="got nothing"):
+        validate_ns3.grid(True, [])
+
+
+def test_cli_a_few_aqms_with_a_fake_ns3(tmp_path):
+    env = _env(AQMLAB_NS3_PROGRAM=str(fake_program(tmp_path)))
+    out = tmp_path / "o"
+    proc = _cli(["--quick", "--aqm", "cobalt", "--quiet", "--out", str(out)], env)
+    assert proc.returncode == 0, proc.stderr
+    assert "8 runs: 0 already stored, 8 run now, 0 failed" in proc.stdout
+    assert "docs/validation-ns3.md" not in proc.stdout
+    bad = _cli(["--aqm", "fq_codel,cake", "--out", str(tmp_path / "b")], env)
+    assert_usage_error(bad, "--aqm: must name AQMs among", "got cake")
+    assert not (tmp_path / "b").exists()

@@ -1,6 +1,6 @@
-"""`aqmlab validate ns2|ns3 [--quick] [--jobs N] [--out DIR] [--overwrite]`: run the same
-scenarios in aqmlab and in ns-2.35 or ns-3.37 (resumable) and write a comparison page. See
-docs/validation-ns2.md and docs/validation-ns3.md."""
+"""`aqmlab validate ns2|ns3 [--quick] [--jobs N] [--out DIR] [--overwrite]` (and `--aqm NAMES`
+for ns3): run the same scenarios in aqmlab and in ns-2.35 or ns-3.37 (resumable) and write a
+comparison page. See docs/validation-ns2.md and docs/validation-ns3.md."""
 
 from __future__ import annotations
 
@@ -71,7 +71,10 @@ def cmd_ns3(args: argparse.Namespace) -> int:
     from ..validate.ns3 import suite as validate_ns3
 
     error: ErrorType = args.validate_error
-    g = validate_ns3.grid(args.quick)
+    try:
+        g = validate_ns3.grid(args.quick, args.aqm)
+    except ValueError as e:
+        raise error(str(e)) from None
     try:
         validate_ns3.check_files()
         validate_ns3.check_tools()  # ns-3 and g++ are there, unless a program is named
@@ -82,10 +85,17 @@ def cmd_ns3(args: argparse.Namespace) -> int:
     out = _out_dir(args, "ns3")
     jobs = args.jobs or default_jobs()
     outcome = validate_ns3.execute(out, g, jobs, prog, on_done=_on_done(args))
-    # The full grid's page is the project's page; the quick one stays in its folder.
-    docs = None if args.quick or not in_checkout() else validate_ns3.DOCS_PAGE
+    # The whole full grid's page is the project's page; a quick grid's, or that of a few
+    # AQMs' cases, stays in its folder.
+    partial = args.quick or args.aqm is not None
+    docs = None if partial or not in_checkout() else validate_ns3.DOCS_PAGE
     path, table = ns3_page.write_outputs(out, g, args.quick, prog, docs_page=docs)
     return _report(outcome, table, [path] if docs is None else [path, docs])
+
+
+def _aqm_names(text: str) -> list[str]:
+    """A comma-separated list of AQM names, checked against the grid's by `grid()`."""
+    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 def _add_common(p: argparse.ArgumentParser, simulator: str) -> None:
@@ -130,6 +140,13 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
         help="scenario 1 at N = 50 and 200, and its mixed-RTT and UDP-flood variants at N = 50 "
         "for COBALT and the FQ AQMs, 20 s runs, 1 seed (several minutes); the full grid "
         "takes hours and rewrites docs/validation-ns3.md",
+    )
+    p.add_argument(
+        "--aqm",
+        type=_aqm_names,
+        metavar="NAME[,NAME...]",
+        help="only these AQMs' cases of the grid (droptail, red, ared, pie, codel, cobalt, "
+        "fq_codel, fq_pie, fq_cobalt); the page then stays in the output folder",
     )
     _add_common(p, "ns3")
     p.set_defaults(func=cmd_ns3)

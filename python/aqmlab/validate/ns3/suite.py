@@ -163,22 +163,37 @@ class Grid:
         return self.seeds_by_scenario[case.scenario]
 
 
-def grid(quick: bool) -> Grid:
+def grid(quick: bool, aqms: Sequence[str] | None = None) -> Grid:
     """The quick grid: scenario 1 at N in {50, 200} for the nine AQMs and its two variants at
     N = 50 for COBALT and the flow-queueing AQMs, 20 s runs measured over 10–20 s, one seed.
     The full grid: scenario 1 at N in {50, 200, 800} and its two variants at N = 100, for the
     nine AQMs, 50 s runs measured over 25–50 s, seeds 1–3; scenario 2 with N_max = 800 over the
-    whole 250 s, seed 1, for the five classic AQMs."""
+    whole 250 s, seed 1, for the five classic AQMs. `aqms`, when given, keeps only those AQMs'
+    cases (ValueError, one line, for a name outside `AQMS` or an empty selection)."""
     if quick:
         cases = tuple(Case(1, aqm, n, 20.0, 10.0) for n in (50, 200) for aqm in AQMS)
         cases += tuple(
             Case(1, aqm, 50, 20.0, 10.0, variant) for variant in VARIANTS for aqm in FQ_AND_COBALT
         )
-        return Grid(cases, {1: (1,)}, QUICK_TIMEOUT_S)
-    cases = tuple(Case(1, aqm, n, 50.0, 25.0) for n in (50, 200, 800) for aqm in AQMS)
-    cases += tuple(Case(2, aqm, 800, 250.0, 0.0) for aqm in CLASSIC_AQMS)
-    cases += tuple(Case(1, aqm, 100, 50.0, 25.0, variant) for variant in VARIANTS for aqm in AQMS)
-    return Grid(cases, {1: (1, 2, 3), 2: (1,)}, FULL_TIMEOUT_S)
+        g = Grid(cases, {1: (1,)}, QUICK_TIMEOUT_S)
+    else:
+        cases = tuple(Case(1, aqm, n, 50.0, 25.0) for n in (50, 200, 800) for aqm in AQMS)
+        cases += tuple(Case(2, aqm, 800, 250.0, 0.0) for aqm in CLASSIC_AQMS)
+        cases += tuple(
+            Case(1, aqm, 100, 50.0, 25.0, variant) for variant in VARIANTS for aqm in AQMS
+        )
+        g = Grid(cases, {1: (1, 2, 3), 2: (1,)}, FULL_TIMEOUT_S)
+    return g if aqms is None else only_aqms(g, aqms)
+
+
+def only_aqms(g: Grid, aqms: Sequence[str]) -> Grid:
+    """The cases of `g` whose AQM is in `aqms` (names from `AQMS`)."""
+    unknown = [a for a in aqms if a not in AQMS]
+    if unknown or not aqms:
+        got = ", ".join(unknown) if unknown else "nothing"
+        raise ValueError(f"--aqm: must name AQMs among {', '.join(AQMS)}; got {got}")
+    cases = tuple(c for c in g.cases if c.aqm in aqms)
+    return Grid(cases, g.seeds_by_scenario, g.timeout_s)
 
 
 # ---------------------------------------------------------------------------------------------
