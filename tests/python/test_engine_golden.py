@@ -61,11 +61,12 @@ ADDED = {
         "overlimit_drops",
         "ce_threshold_marks",
     ),
-    "queue_tables": ("tbf", "cobalt", "fq_codel", "fq_pie", "fq_cobalt", "cake"),
+    "queue_tables": ("tbf", "prio", "cobalt", "fq_codel", "fq_pie", "fq_cobalt", "cake"),
 }
 """The latency probes' table and summary columns, the flow-queueing counters of the per-port
-table (docs/metrics.md), and the tables of `[queue]` added since (the token-bucket shaper's and
-the new AQMs', which the resolved scenario text lists), added after the digests."""
+table (docs/metrics.md), and the tables of `[queue]` added since (the token-bucket shaper's,
+the priority bands' and the new AQMs', which the resolved scenario text lists), added after
+the digests."""
 
 
 def _clean(value):

@@ -77,10 +77,10 @@ flows = 2
 
 
 def _aqm_tables(text: str) -> set[str]:
-    """The AQM tables under [queue] of a TOML text (not the shaper's, `tbf`, which `show`
-    always prints)."""
+    """The AQM tables under [queue] of a TOML text (not the shaper's, `tbf`, nor the priority
+    bands', `prio`, which `show` always prints)."""
     queue = tomllib.loads(text).get("queue", {})
-    return {k for k, v in queue.items() if isinstance(v, dict) and k != "tbf"}
+    return {k for k, v in queue.items() if isinstance(v, dict) and k not in ("tbf", "prio")}
 
 
 def _left_out(text: str) -> set[str]:

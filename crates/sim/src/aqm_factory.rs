@@ -1,8 +1,11 @@
 //! Builds the queue discipline a scenario's queue names, for the link it manages, from the
 //! AQM registry: one queue with the AQM, or flow queues each with an instance of it when the
-//! AQM's parameters ask for flow queueing ([`aqm::AqmParams::scheduler`]).
+//! AQM's parameters ask for flow queueing ([`aqm::AqmParams::scheduler`]); that discipline in
+//! each priority band when the queue has bands (`[queue.prio]`), and all of it behind the
+//! token-bucket shaper when the queue has one (`[queue.tbf]`).
 
 use crate::net::qdisc::cake::Cake;
+use crate::net::qdisc::discipline::prio::Prio;
 use crate::net::qdisc::discipline::{Discipline, Shaped};
 use crate::net::qdisc::flow_queues::FlowQueues;
 use crate::net::qdisc::single::SingleQueue;
@@ -15,18 +18,19 @@ use toml::{Table, Value};
 /// `[queue]`, for hosts that run one queue such as the Python stepper); an error for a
 /// flow-queueing discipline.
 pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioError> {
-    match unshaped_at("queue", spec, rate_bps)? {
+    match one_discipline("queue", spec, rate_bps)? {
         Discipline::Single(q) => Ok(q.into_aqm()),
-        Discipline::FlowQueues(_) | Discipline::Cake(_) | Discipline::Shaped(_) => {
-            Err(ScenarioError::new(
-                "queue.aqm",
-                format!(
-                    "{} is a flow-queueing discipline, which runs only in a simulated port; \
+        Discipline::FlowQueues(_)
+        | Discipline::Cake(_)
+        | Discipline::Prio(_)
+        | Discipline::Shaped(_) => Err(ScenarioError::new(
+            "queue.aqm",
+            format!(
+                "{} is a flow-queueing discipline, which runs only in a simulated port; \
                  choose a single-queue AQM",
-                    spec.aqm
-                ),
-            ))
-        }
+                spec.aqm
+            ),
+        )),
     }
 }
 
@@ -39,6 +43,30 @@ pub fn discipline_at(
     rate_bps: f64,
 ) -> Result<Discipline, ScenarioError> {
     shaped(path, spec, rate_bps, unshaped_at(path, spec, rate_bps)?)
+}
+
+/// A single queue of `spec` run by `aqm`, an AQM given from outside (the Python API's custom
+/// AQM): refused, naming `path.prio.bands`, when the queue has priority bands.
+pub fn custom_single(
+    path: &str,
+    spec: &QueueSpec,
+    rate_bps: f64,
+    aqm: Box<dyn Aqm>,
+) -> Result<Discipline, ScenarioError> {
+    one_queue(path, spec)?;
+    Ok(single(spec, rate_bps, aqm))
+}
+
+/// An error naming `path.prio.bands` when the queue has priority bands, for a port given one
+/// AQM instance.
+fn one_queue(path: &str, spec: &QueueSpec) -> Result<(), ScenarioError> {
+    if spec.prio.bands == 0 {
+        return Ok(());
+    }
+    Err(ScenarioError::new(
+        format!("{path}.prio.bands"),
+        "must be 0 here: priority bands each run an AQM instance, and one AQM instance is given",
+    ))
 }
 
 /// `inner` behind the token-bucket shaper of `spec` (`[queue.tbf]`) when its rate is set: a
@@ -76,8 +104,27 @@ pub fn shaped(
     })))
 }
 
-/// The discipline of the AQM the queue at `path` names, without its shaper.
+/// The discipline of the queue at `path` without its shaper: the AQM's discipline, in each of
+/// the priority bands when the queue has them.
 fn unshaped_at(path: &str, spec: &QueueSpec, rate_bps: f64) -> Result<Discipline, ScenarioError> {
+    if spec.prio.bands == 0 {
+        return one_discipline(path, spec, rate_bps);
+    }
+    let bands = (0..spec.prio.bands)
+        .map(|_| one_discipline(path, spec, rate_bps))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Discipline::Prio(Box::new(Prio::new(
+        bands,
+        spec.prio.priomap,
+    ))))
+}
+
+/// The discipline of the AQM the queue at `path` names.
+fn one_discipline(
+    path: &str,
+    spec: &QueueSpec,
+    rate_bps: f64,
+) -> Result<Discipline, ScenarioError> {
     let mut builder = Build {
         path,
         spec,

@@ -277,6 +277,7 @@ mod tests {
             flow_duration_s: None,
             path: None,
             source: Source::TcpBulk,
+            priority: 0,
             tcp_overrides: Default::default(),
             tcp: crate::tcp::config::TcpConfig::ns3(),
         }

@@ -25,6 +25,9 @@ struct Small {
     aqm: &'static str,
     limit_pkts: u32,
     ecn: bool,
+    /// Priority bands at the bottleneck (0: none); the second group, when there is one, has
+    /// socket priority 6 (band 0).
+    bands: u32,
     tcp: &'static str,
     schedule: String,
     /// Written as two `[[traffic.groups]]` (the schedule's, and two flows of a second group
@@ -63,6 +66,8 @@ host_buffer_pkts = {hbuf}
 aqm = "{aqm}"
 limit_pkts = {limit}
 ecn = {ecn}
+[queue.prio]
+bands = {bands}
 [queue.red]
 q_min_pkts = {qmin}
 q_max_pkts = {qmax}
@@ -98,6 +103,7 @@ window = {window}
             aqm = self.aqm,
             limit = self.limit_pkts,
             ecn = self.ecn,
+            bands = self.bands,
             qmin = (0.1 * l).floor().max(1.0),
             qmax = (0.6 * l).floor(),
             qtarget = ((0.1 * l).floor().max(1.0) + (0.6 * l).floor()) / 2.0,
@@ -115,7 +121,7 @@ window = {window}
         if self.groups {
             format!(
                 "[[traffic.groups]]\n[traffic.groups.schedule]\n{}\n\n[[traffic.groups]]\n\
-                 name = \"extra\"\nsender_delay_ms = {{ list = [1.0, 30.0] }}\n\
+                 name = \"extra\"\npriority = 6\nsender_delay_ms = {{ list = [1.0, 30.0] }}\n\
                  flow_duration_s = {{ uniform = [0.1, 0.5] }}\n\
                  [traffic.groups.schedule]\nkind = \"constant\"\nflows = 2\n\
                  [traffic.groups.tcp]\nrwnd_pkts = 8",
@@ -183,7 +189,12 @@ fn small() -> impl Strategy<Value = Small> {
             5u32..2000,
             5u32..2000,
         ),
-        (proptest::sample::select(aqms), 10u32..400, any::<bool>()),
+        (
+            proptest::sample::select(aqms),
+            10u32..400,
+            any::<bool>(),
+            proptest::sample::select(&[0u32, 0, 3][..]),
+        ),
         (
             proptest::sample::select(TCP),
             0.0f64..0.5,
@@ -210,6 +221,7 @@ fn small() -> impl Strategy<Value = Small> {
                 aqm: c.0,
                 limit_pkts: c.1,
                 ecn: c.2,
+                bands: c.3,
                 tcp: d.0,
                 schedule,
                 groups: d.3,
@@ -293,7 +305,9 @@ proptest! {
     fn valid_scenarios_run_keep_every_invariant_and_repeat(s in small()) {
         let text = s.text();
         let r = run(&text);
-        check_invariants(&r, f64::from(s.limit_pkts), s.rate_mbps * 1e6, s.packet_bytes());
+        // Each priority band has the whole buffer.
+        let limit = f64::from(s.limit_pkts * s.bands.max(1));
+        check_invariants(&r, limit, s.rate_mbps * 1e6, s.packet_bytes());
         let again = run(&text);
         prop_assert_eq!(format!("{:?}", r.summary), format!("{:?}", again.summary));
         prop_assert_eq!(format!("{:?}", r.timeseries), format!("{:?}", again.timeseries));

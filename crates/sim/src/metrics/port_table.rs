@@ -26,7 +26,7 @@ pub struct PortRow<'a> {
     /// Packets still waiting when the run ends.
     pub queue_end_pkts: u32,
     /// The flow scheduler's counters, on a flow-queueing port (0 in every column otherwise).
-    pub fq: Option<&'a FqCounters>,
+    pub fq: Option<FqCounters>,
 }
 
 /// One row per port, in the order given.
@@ -36,7 +36,11 @@ pub fn build(rows: &[PortRow], window: Window) -> Table {
         Column::Ints(rows.iter().map(|r| f(r.stats) as i64).collect())
     };
     let fq = |f: &dyn Fn(&FqCounters) -> u64| {
-        Column::Ints(rows.iter().map(|r| r.fq.map_or(0, f) as i64).collect())
+        Column::Ints(
+            rows.iter()
+                .map(|r| r.fq.as_ref().map_or(0, f) as i64)
+                .collect(),
+        )
     };
     let len_s = window.len_s();
     let columns = vec![

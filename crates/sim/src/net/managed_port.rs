@@ -3,7 +3,7 @@
 //! behind a token-bucket shaper. Unlike a plain FIFO port it keeps its packets, so an AQM can
 //! decide at dequeue and its timer can see the live queue.
 
-use super::qdisc::discipline::{Dequeued, Discipline};
+use super::qdisc::discipline::{Dequeued, Discipline, FlowInfo};
 use super::qdisc::flow_queues::FqCounters;
 use super::qdisc::Host;
 use crate::metrics::counts::PacketCounts;
@@ -58,19 +58,19 @@ impl ManagedQueue {
         self.aqm_name
     }
 
-    /// Give the discipline each flow's (sender, receiver) nodes, by flow id (CAKE's host
-    /// isolation).
-    pub fn set_flow_hosts(&mut self, hosts: &[(u32, u32)]) {
-        self.discipline.set_flow_hosts(hosts);
+    /// Tell the discipline about the run's flows ([`Discipline::set_flows`]).
+    pub fn set_flows(&mut self, flows: &FlowInfo) {
+        self.discipline.set_flows(flows);
     }
 
-    /// Whether the port runs flow queueing.
-    pub fn is_flow_queueing(&self) -> bool {
-        self.discipline.is_flow_queueing()
+    /// Whether the AQM timers may come to be wanted earlier than the one queued
+    /// ([`Discipline::timers_may_move`]).
+    pub fn timers_may_move(&self) -> bool {
+        self.discipline.timers_may_move()
     }
 
-    /// The flow scheduler's counters, on a flow-queueing port.
-    pub fn fq_counters(&self) -> Option<&FqCounters> {
+    /// The flow schedulers' counters, on a flow-queueing port.
+    pub fn fq_counters(&self) -> Option<FqCounters> {
         self.discipline.fq_counters()
     }
 

@@ -118,6 +118,9 @@ fn traffic(t: &Traffic) -> Value {
                 pairs.push(("transport", s(transport)));
                 pairs.push(("source", src));
             }
+            if g.priority != 0 {
+                pairs.push(("priority", i(g.priority)));
+            }
             if !g.tcp_overrides.is_empty() {
                 pairs.push(("tcp", Value::Table(g.tcp_overrides.clone())));
             }
@@ -280,6 +283,16 @@ fn queue(q: &QueueSpec) -> Value {
                     ("burst_bytes", i(q.tbf.burst_bytes as i64)),
                     ("peak_rate_mbps", f(q.tbf.peak_rate_mbps)),
                     ("mtu_bytes", i(q.tbf.mtu_bytes as i64)),
+                ]),
+            ),
+            (
+                "prio",
+                table(vec![
+                    ("bands", i(q.prio.bands)),
+                    (
+                        "priomap",
+                        Value::Array(q.prio.priomap.iter().map(|&b| i(b)).collect()),
+                    ),
                 ]),
             ),
         ]

@@ -224,6 +224,20 @@ pub struct QueueSpec {
     pub params: Vec<(&'static str, Table)>,
     /// A token-bucket shaper in front of the discipline (`[queue.tbf]`; off at rate 0).
     pub tbf: TbfSpec,
+    /// Strict priority over bands, each running the AQM (`[queue.prio]`; off at 0 bands).
+    pub prio: PrioSpec,
+}
+
+/// Strict priority over bands (ns-3.37 `PrioQueueDisc`; Linux `sch_prio`): a packet joins
+/// band `priomap[priority]` of its flow's socket priority, and the lowest-numbered band with a
+/// packet sends first. Each band runs the queue's AQM with the queue's limits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrioSpec {
+    /// Bands, 2 to 16; 0 is no priority scheduler (the default).
+    pub bands: u32,
+    /// Band of each socket priority 0 to 15 (Linux's and ns-3's default
+    /// 1 2 2 2 1 2 0 0 1 1 1 1 1 1 1 1).
+    pub priomap: [u8; 16],
 }
 
 /// A token bucket filter in front of a queue discipline (ns-3.37 `TbfQueueDisc`; Linux
@@ -280,6 +294,9 @@ pub struct FlowGroup {
     pub path: Option<[String; 2]>,
     /// What the group's flows send.
     pub source: Source,
+    /// The socket priority of the group's flows, 0 to 15 (Linux `SO_PRIORITY`, ns-3
+    /// `SocketPriorityTag`): which band of a priority queue their packets join.
+    pub priority: u8,
     /// The keys the group sets on top of `[tcp]`, as written.
     pub tcp_overrides: Table,
     /// The group's TCP: `[tcp]` with those keys replaced.

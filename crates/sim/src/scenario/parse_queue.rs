@@ -1,10 +1,13 @@
 //! A queue table (`[queue]`, a link's `queue` or `reverse_queue`): the AQM by name from the
-//! AQM registry, the packet and byte limits, ECN, and each AQM's parameters.
+//! AQM registry, the packet and byte limits, ECN, the token-bucket shaper, the priority bands,
+//! and each AQM's parameters.
 
 use super::aqm_params;
 use super::error::ScenarioError;
-use super::model::{QueueSpec, TbfSpec};
-use super::reader::{Range, Section};
+use super::model::{PrioSpec, QueueSpec, TbfSpec};
+use super::reader::{type_name, Range, Section};
+use crate::net::qdisc::discipline::prio::{DEFAULT_PRIOMAP, MAX_BANDS};
+use toml::Value;
 
 const U32_MAX: i64 = u32::MAX as i64;
 
@@ -15,6 +18,7 @@ pub(super) fn queue(mut s: Section) -> Result<QueueSpec, ScenarioError> {
     let limit_bytes = s.int("limit_bytes", Some(0), 0, i64::MAX)? as u64;
     let ecn = s.bool("ecn", false)?;
     let tbf = tbf(s.section("tbf")?)?;
+    let prio = prio(s.section("prio")?)?;
     let mut reader = aqm_params::ReadAll {
         section: &mut s,
         tables: Vec::new(),
@@ -31,6 +35,7 @@ pub(super) fn queue(mut s: Section) -> Result<QueueSpec, ScenarioError> {
         ecn,
         params: reader.tables,
         tbf,
+        prio,
     };
     s.finish()?;
     Ok(spec)
@@ -60,4 +65,67 @@ fn tbf(mut s: Section) -> Result<TbfSpec, ScenarioError> {
     }
     s.finish()?;
     Ok(spec)
+}
+
+/// The `prio` table: strict priority over bands, off by default (ns-3.37 `PrioQueueDisc`,
+/// Linux `sch_prio`: 2 to 16 bands, the priomap's entries below the band count).
+fn prio(mut s: Section) -> Result<PrioSpec, ScenarioError> {
+    let max = MAX_BANDS as i64;
+    let bands = s.int("bands", Some(0), 0, max)? as u32;
+    if bands == 1 {
+        return Err(s.error(
+            "bands",
+            format!("must be 0 (no priority bands) or an integer in [2, {max}], got 1"),
+        ));
+    }
+    let priomap = priomap(&mut s, bands)?;
+    s.finish()?;
+    Ok(PrioSpec { bands, priomap })
+}
+
+/// The priomap: 16 bands, one per socket priority, each below `bands` when bands are on.
+fn priomap(s: &mut Section, bands: u32) -> Result<[u8; 16], ScenarioError> {
+    let Some(v) = s.value("priomap") else {
+        if let Some(i) = DEFAULT_PRIOMAP.iter().position(|&b| u32::from(b) >= bands) {
+            if bands > 0 {
+                let message = format!(
+                    "the default priomap sends priority {i} to band {}, which needs at least {} \
+                     bands; give a priomap of bands below {bands}",
+                    DEFAULT_PRIOMAP[i],
+                    DEFAULT_PRIOMAP[i] + 1
+                );
+                return Err(s.error("priomap", message));
+            }
+        }
+        return Ok(DEFAULT_PRIOMAP);
+    };
+    let top = if bands > 0 {
+        bands - 1
+    } else {
+        MAX_BANDS as u32 - 1
+    };
+    let allowed = format!("must be an array of 16 integers in [0, {top}]");
+    let items = match v {
+        Value::Array(items) if items.len() == 16 => items,
+        Value::Array(items) => {
+            return Err(s.error("priomap", format!("{allowed}, got {} items", items.len())))
+        }
+        other => return Err(s.error("priomap", format!("{allowed}, got {}", type_name(other)))),
+    };
+    let mut map = [0u8; 16];
+    for (i, item) in items.iter().enumerate() {
+        match item {
+            Value::Integer(b) if (0..=i64::from(top)).contains(b) => map[i] = *b as u8,
+            Value::Integer(b) => {
+                return Err(s.error(&format!("priomap[{i}]"), format!("{allowed}, got {b}")))
+            }
+            other => {
+                return Err(s.error(
+                    &format!("priomap[{i}]"),
+                    format!("{allowed}, got {}", type_name(other)),
+                ))
+            }
+        }
+    }
+    Ok(map)
 }

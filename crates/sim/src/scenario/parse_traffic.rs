@@ -1,6 +1,7 @@
 //! The `[traffic]` table: one schedule of flows (`[traffic.schedule]`), or groups of flows
 //! (`[[traffic.groups]]`), each with its own schedule, start jitter, path through a chain or network,
-//! access delays, flow durations, transport and source, and TCP settings on top of `[tcp]`.
+//! access delays, flow durations, transport and source, socket priority, and TCP settings on top
+//! of `[tcp]`.
 
 use super::error::ScenarioError;
 use super::model::*;
@@ -51,6 +52,7 @@ pub fn traffic(
             let schedule = schedule(g.section("schedule")?, duration_s)?;
             let path = path(&mut g, topology)?;
             let source = source(&mut g, duration_s)?;
+            let priority = g.int("priority", Some(0), 0, 15)? as u8;
             if !source.is_tcp() && g.has("tcp") {
                 return Err(g.error("tcp", "a UDP group takes no tcp table"));
             }
@@ -65,6 +67,7 @@ pub fn traffic(
                 flow_duration_s,
                 path,
                 source,
+                priority,
                 tcp_overrides,
                 tcp,
             });
@@ -88,6 +91,7 @@ pub fn traffic(
                 flow_duration_s: None,
                 path: None,
                 source: Source::TcpBulk,
+                priority: 0,
                 tcp_overrides: Table::new(),
                 tcp: base_tcp.clone(),
             }],

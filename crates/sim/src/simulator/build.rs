@@ -14,6 +14,7 @@ use crate::metrics::window::Window;
 use crate::net::built::{BuiltNet, FlowAccess};
 use crate::net::managed_port::ManagedQueue;
 use crate::net::network::PortQueue;
+use crate::net::qdisc::discipline::FlowInfo;
 use crate::net::{dumbbell, routers};
 use crate::scenario::{QueueSpec, Scenario, ScenarioError, Topology};
 use crate::time::{ms_to_ns, s_to_ns};
@@ -79,7 +80,7 @@ impl Simulation {
                         &paths[k],
                         q,
                         rate_bps,
-                        aqm_factory::single(q, rate_bps, aqm),
+                        aqm_factory::custom_single(&paths[k], q, rate_bps, aqm)?,
                     )?,
                     None => aqm_factory::discipline_at(&paths[k], q, rate_bps)?,
                 };
@@ -96,15 +97,24 @@ impl Simulation {
                 routers::build(n, &access, seed, &mut make)?
             }
         };
-        // CAKE's host isolation: each flow's two ends, by flow id.
+        // What the disciplines may know of the flows, by flow id: their two ends (CAKE's host
+        // isolation) and their group's socket priority (priority bands).
+        let groups = &scenario.traffic.groups;
         let hosts: Vec<(u32, u32)> = built.flows.iter().map(|e| (e.sender, e.receiver)).collect();
+        let priorities: Vec<u8> = plans
+            .iter()
+            .map(|&(g, _)| groups[g as usize].priority)
+            .collect();
+        let flow_info = FlowInfo {
+            hosts: &hosts,
+            priorities: &priorities,
+        };
         let mut built = built;
         for mp in &built.measured {
             if let PortQueue::Managed(m) = &mut built.net.ports[mp.port as usize].queue {
-                m.set_flow_hosts(&hosts);
+                m.set_flows(&flow_info);
             }
         }
-        let groups = &scenario.traffic.groups;
         let flows: Vec<Flow> = built
             .flows
             .iter()

@@ -70,9 +70,9 @@ impl Simulation {
             }
             PortQueue::Managed(m) => {
                 let start = m.enqueue(now, pkt, &mut self.counts) && !m.busy;
-                // Under flow queueing a new flow queue's AQM may want its timer before the one
-                // queued.
-                let earlier_timer = m.is_flow_queueing()
+                // Under flow queueing (or priority bands) a new flow queue's AQM may want its
+                // timer before the one queued.
+                let earlier_timer = m.timers_may_move()
                     && m.next_timer_ns()
                         .is_some_and(|t| m.timer_at_ns.is_none_or(|at| t < at));
                 if earlier_timer {
@@ -135,7 +135,7 @@ impl Simulation {
     /// that an earlier one replaced is skipped.
     pub(super) fn aqm_timer(&mut self, port: u32) {
         if let PortQueue::Managed(m) = &mut self.net.ports[port as usize].queue {
-            if m.is_flow_queueing() && m.timer_at_ns != Some(self.now_ns) {
+            if m.timers_may_move() && m.timer_at_ns != Some(self.now_ns) {
                 return;
             }
             m.on_timer(self.now_ns);

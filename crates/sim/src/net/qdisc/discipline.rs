@@ -1,5 +1,6 @@
 //! The discipline a managed port holds, as one enum over the kinds (one dispatch per call):
-//! one queue with an AQM (the fast path), flow queues, or either behind a token-bucket shaper.
+//! one queue with an AQM (the fast path), flow queues, CAKE, strict priority over bands of
+//! these, or any of them behind a token-bucket shaper.
 
 use super::cake::Cake;
 use super::flow_queues::{FlowQueues, FqCounters};
@@ -8,6 +9,9 @@ use super::token_bucket::TokenBucket;
 use super::Host;
 use crate::packet::Packet;
 use aqm::Rng;
+use prio::Prio;
+
+pub mod prio;
 
 /// The discipline of a managed port.
 pub enum Discipline {
@@ -17,8 +21,19 @@ pub enum Discipline {
     FlowQueues(Box<FlowQueues>),
     /// CAKE: its shaper, flow queues with host isolation, a COBALT per flow queue.
     Cake(Box<Cake>),
+    /// Strict priority over bands, each a discipline of the kinds above (ns-3.37
+    /// `PrioQueueDisc`).
+    Prio(Box<Prio>),
     /// A discipline behind a token-bucket filter (ns-3.37 `TbfQueueDisc` with it as child).
     Shaped(Box<Shaped>),
+}
+
+/// What a discipline may know of each flow, by flow id.
+pub struct FlowInfo<'a> {
+    /// The flow's (sender, receiver) nodes: CAKE's host isolation.
+    pub hosts: &'a [(u32, u32)],
+    /// The flow's socket priority, 0 to 15: the priority bands.
+    pub priorities: &'a [u8],
 }
 
 /// A token-bucket filter and the discipline it lets packets out of.
@@ -56,6 +71,7 @@ impl Discipline {
             Discipline::Single(q) => q.aqm().probe_names(),
             Discipline::FlowQueues(_) => FQ_PROBES,
             Discipline::Cake(_) => CAKE_PROBES,
+            Discipline::Prio(p) => p.probe_names(),
             Discipline::Shaped(s) => s.inner.probe_names(),
         }
     }
@@ -72,6 +88,7 @@ impl Discipline {
                 let s = q.set_counts();
                 out.extend([s.sparse, s.bulk, s.decaying].map(f64::from));
             }
+            Discipline::Prio(p) => p.probe(out),
             Discipline::Shaped(s) => s.inner.probe(out),
         }
     }
@@ -82,6 +99,7 @@ impl Discipline {
             Discipline::Single(q) => q.len_pkts(),
             Discipline::FlowQueues(q) => q.len_pkts(),
             Discipline::Cake(q) => q.len_pkts(),
+            Discipline::Prio(p) => p.len_pkts(),
             Discipline::Shaped(s) => s.inner.len_pkts() + u32::from(s.held.is_some()),
         }
     }
@@ -92,6 +110,7 @@ impl Discipline {
             Discipline::Single(q) => q.len_bytes(),
             Discipline::FlowQueues(q) => q.len_bytes(),
             Discipline::Cake(q) => q.len_bytes(),
+            Discipline::Prio(p) => p.len_bytes(),
             Discipline::Shaped(s) => {
                 s.inner.len_bytes() + s.held.map_or(0, |p| u64::from(p.size_bytes))
             }
@@ -102,27 +121,30 @@ impl Discipline {
     pub fn averaged_queue_pkts(&self) -> Option<f64> {
         match self {
             Discipline::Single(q) => q.aqm().averaged_queue_pkts(),
-            Discipline::FlowQueues(_) | Discipline::Cake(_) => None,
+            Discipline::FlowQueues(_) | Discipline::Cake(_) | Discipline::Prio(_) => None,
             Discipline::Shaped(s) => s.inner.averaged_queue_pkts(),
         }
     }
 
-    /// The flow scheduler's counters, under flow queueing.
-    pub fn fq_counters(&self) -> Option<&FqCounters> {
+    /// The flow schedulers' counters, under flow queueing (summed over priority bands).
+    pub fn fq_counters(&self) -> Option<FqCounters> {
         match self {
             Discipline::Single(_) => None,
-            Discipline::FlowQueues(q) => Some(&q.counters),
-            Discipline::Cake(q) => Some(&q.counters),
+            Discipline::FlowQueues(q) => Some(q.counters.clone()),
+            Discipline::Cake(q) => Some(q.counters.clone()),
+            Discipline::Prio(p) => p.fq_counters(),
             Discipline::Shaped(s) => s.inner.fq_counters(),
         }
     }
 
-    /// Whether flow queues are inside.
-    pub fn is_flow_queueing(&self) -> bool {
+    /// Whether the AQM timers may come to be wanted earlier than the one queued (several AQM
+    /// instances: flow queues or priority bands), so that the port re-queues its timer after
+    /// an arrival and skips the timer events an earlier one replaced.
+    pub fn timers_may_move(&self) -> bool {
         match self {
-            Discipline::Single(_) => false,
-            Discipline::FlowQueues(_) | Discipline::Cake(_) => true,
-            Discipline::Shaped(s) => s.inner.is_flow_queueing(),
+            Discipline::Single(_) | Discipline::Cake(_) => false,
+            Discipline::FlowQueues(_) | Discipline::Prio(_) => true,
+            Discipline::Shaped(s) => s.inner.timers_may_move(),
         }
     }
 
@@ -132,6 +154,7 @@ impl Discipline {
             Discipline::Single(q) => q.aqm().next_timer_ns(),
             Discipline::FlowQueues(q) => q.next_timer_ns(),
             Discipline::Cake(_) => None,
+            Discipline::Prio(p) => p.next_timer_ns(),
             Discipline::Shaped(s) => s.inner.next_timer_ns(),
         }
     }
@@ -142,6 +165,7 @@ impl Discipline {
             Discipline::Single(q) => q.on_timer(now_ns, rng),
             Discipline::FlowQueues(q) => q.on_timer(now_ns, rng),
             Discipline::Cake(_) => {}
+            Discipline::Prio(p) => p.on_timer(now_ns, rng),
             Discipline::Shaped(s) => s.inner.on_timer(now_ns, rng),
         }
     }
@@ -153,6 +177,7 @@ impl Discipline {
             Discipline::Single(q) => q.packets().filter(data).count() as u64,
             Discipline::FlowQueues(q) => q.packets().filter(data).count() as u64,
             Discipline::Cake(q) => q.packets().filter(data).count() as u64,
+            Discipline::Prio(p) => p.data_waiting(),
             Discipline::Shaped(s) => {
                 s.inner.data_waiting() + u64::from(s.held.is_some_and(|p| !p.is_ack()))
             }
@@ -165,6 +190,7 @@ impl Discipline {
             Discipline::Single(q) => q.enqueue(now_ns, pkt, host),
             Discipline::FlowQueues(q) => q.enqueue(now_ns, pkt, host),
             Discipline::Cake(q) => q.enqueue(now_ns, pkt, host),
+            Discipline::Prio(p) => p.enqueue(now_ns, pkt, host),
             Discipline::Shaped(s) => {
                 let joined = s.inner.enqueue(now_ns, pkt, host);
                 s.count_held(now_ns, host);
@@ -187,17 +213,19 @@ impl Discipline {
                     (None, None) => Dequeued::Empty,
                 };
             }
+            Discipline::Prio(p) => return p.dequeue(now_ns, host),
             Discipline::Shaped(s) => return s.dequeue(now_ns, host),
         };
         pkt.map_or(Dequeued::Empty, Dequeued::Packet)
     }
 
-    /// Give CAKE each flow's (sender, receiver) nodes, by flow id, for its host isolation;
-    /// the other disciplines have no use for them.
-    pub fn set_flow_hosts(&mut self, hosts: &[(u32, u32)]) {
+    /// Tell the discipline about the run's flows: CAKE takes their end nodes for its host
+    /// isolation, priority bands their socket priorities; the others have no use for them.
+    pub fn set_flows(&mut self, flows: &FlowInfo) {
         match self {
-            Discipline::Cake(q) => q.set_flow_hosts(hosts.to_vec()),
-            Discipline::Shaped(s) => s.inner.set_flow_hosts(hosts),
+            Discipline::Cake(q) => q.set_flow_hosts(flows.hosts.to_vec()),
+            Discipline::Prio(p) => p.set_flows(flows),
+            Discipline::Shaped(s) => s.inner.set_flows(flows),
             Discipline::Single(_) | Discipline::FlowQueues(_) => {}
         }
     }

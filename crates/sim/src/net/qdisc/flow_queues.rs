@@ -64,6 +64,19 @@ pub struct FqCounters {
     pub ce_threshold_marks: u64,
 }
 
+impl FqCounters {
+    /// The sum of two sets of counters (two schedulers' on one port).
+    pub fn plus(&self, other: &FqCounters) -> FqCounters {
+        FqCounters {
+            flow_queues_used: self.flow_queues_used + other.flow_queues_used,
+            new_flows: self.new_flows + other.new_flows,
+            collisions: self.collisions + other.collisions,
+            overlimit_drops: self.overlimit_drops + other.overlimit_drops,
+            ce_threshold_marks: self.ce_threshold_marks + other.ce_threshold_marks,
+        }
+    }
+}
+
 /// The flow queues, their lists and the AQM factory.
 pub struct FlowQueues {
     limit_pkts: u32,
