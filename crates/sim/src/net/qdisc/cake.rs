@@ -93,7 +93,6 @@ struct CakeFlow {
     /// Its neighbours in its list ([`NONE`] at the ends): Linux's `flowchain` links.
     prev: u32,
     next: u32,
-    cobalt: Cobalt,
     /// Source and destination hosts of its packets (Linux `srchost`, `dsthost`).
     src: u32,
     dst: u32,
@@ -133,9 +132,13 @@ pub struct Cake {
     classifier: Classifier,
     bucket_flow: Vec<u32>,
     flows: Vec<CakeFlow>,
-    /// (bytes, flow queue) noted at each change of a flow queue's bytes: the fattest flow
-    /// queue is the largest entry that is still current (Linux keeps a heap of backlogs,
-    /// `cake_heapify`; entries made stale by later changes are skipped and dropped).
+    /// Each flow queue's COBALT, by flow queue (apart from the scheduler's state, which every
+    /// arrival touches; a COBALT is consulted only at departures, drops and empty queues).
+    cobalts: Vec<Cobalt>,
+    /// (bytes, flow queue) noted at each arrival: every flow queue with bytes has an entry at
+    /// least as large as its bytes, so the fattest flow queue is the largest entry that is
+    /// still current (Linux keeps a heap of backlogs, `cake_heapify`; a stale entry found on
+    /// top is replaced by the flow queue's current bytes).
     fat: BinaryHeap<(u64, Reverse<u32>)>,
     new_flows: FlowList,
     old_flows: FlowList,
@@ -174,6 +177,7 @@ impl Cake {
             classifier: Classifier::new(CAKE_QUEUES, 0, CAKE_SET_WAYS),
             bucket_flow: vec![NONE; CAKE_QUEUES as usize],
             flows: Vec::new(),
+            cobalts: Vec::new(),
             fat: BinaryHeap::new(),
             new_flows: FlowList::default(),
             old_flows: FlowList::default(),
@@ -269,12 +273,12 @@ impl Cake {
                 chain: None,
                 prev: NONE,
                 next: NONE,
-                cobalt: self.settings.cobalt(),
                 src,
                 dst,
                 owner: key,
                 shared: false,
             });
+            self.cobalts.push(self.settings.cobalt());
             self.bucket_flow[bucket as usize] = q;
             self.counters.flow_queues_used += 1;
             return q;
@@ -464,13 +468,19 @@ impl Cake {
     /// Drop the head packet of the flow queue with the most bytes (the first such in the
     /// order the flow queues were made) and tell its COBALT (Linux `cake_drop`).
     fn drop_from_fattest(&mut self, now_ns: u64, host: &mut Host) {
-        // The largest current entry: the most bytes, the first made among equals.
+        // The largest current entry: the most bytes, the first made among equals. A stale
+        // entry on top goes back with the flow queue's current bytes (departures do not
+        // update the heap), so no flow queue is passed over.
         let fattest = loop {
             let Some((bytes, Reverse(q))) = self.fat.pop() else {
                 return;
             };
-            if bytes > 0 && self.flows[q as usize].bytes == bytes {
+            let current = self.flows[q as usize].bytes;
+            if current == bytes {
                 break q as usize;
+            }
+            if current > 0 && current < bytes {
+                self.fat.push((current, Reverse(q)));
             }
         };
         let f = &mut self.flows[fattest];
@@ -484,11 +494,12 @@ impl Cake {
             self.counters.overlimit_drops += 1;
         }
         host.counts.dropped(&pkt);
-        f.cobalt.on_overflow(now_ns);
+        self.cobalts[fattest].on_overflow(now_ns);
         self.note_bytes(fattest as u32);
     }
 
-    /// Note flow queue `q`'s bytes after a change, for [`Cake::drop_from_fattest`]; when stale
+    /// Note flow queue `q`'s bytes after an arrival or a drop, for
+    /// [`Cake::drop_from_fattest`]; when stale
     /// entries outnumber the flow queues eightfold, the heap is rebuilt from the current ones.
     fn note_bytes(&mut self, q: u32) {
         let bytes = self.flows[q as usize].bytes;
@@ -564,8 +575,8 @@ impl Cake {
         loop {
             let f = &mut self.flows[q as usize];
             let Some((pkt, joined_ns)) = f.packets.pop_front() else {
-                f.cobalt.on_empty(now_ns);
-                let c = &f.cobalt;
+                let c = &mut self.cobalts[q as usize];
+                c.on_empty(now_ns);
                 let decaying = c.p_drop() > 0.0 || c.count() > 0 || now_ns < c.drop_next_ns();
                 if decaying {
                     self.chain_to(q, Some(Chain::Decaying));
@@ -580,15 +591,17 @@ impl Cake {
             f.bytes -= size;
             self.bytes -= size;
             self.len_pkts -= 1;
-            self.note_bytes(q);
             host.stats.queue_pkts.set(now_ns, f64::from(self.len_pkts));
             let view = self.view(q);
-            let f = &mut self.flows[q as usize];
-            let mut verdict =
-                f.cobalt
-                    .on_dequeue(now_ns, now_ns - joined_ns, view_of(&pkt), &view, host.rng);
+            let mut verdict = self.cobalts[q as usize].on_dequeue(
+                now_ns,
+                now_ns - joined_ns,
+                view_of(&pkt),
+                &view,
+                host.rng,
+            );
             // The last packet of a flow queue is sent (marked where ECN allows), never dropped.
-            if f.packets.is_empty() {
+            if self.flows[q as usize].packets.is_empty() {
                 verdict = match verdict {
                     DequeueVerdict::EarlyDrop if host.marks(&pkt) => DequeueVerdict::Mark,
                     DequeueVerdict::EarlyDrop | DequeueVerdict::ForcedDrop => {

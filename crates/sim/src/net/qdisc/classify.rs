@@ -86,8 +86,13 @@ impl Classifier {
     pub fn bucket_of_key_cake(&mut self, key: u64, free: impl Fn(u32) -> bool) -> u32 {
         let hash = key_hash(key, self.perturbation);
         let h = hash % self.flows;
-        let first = h - h % self.ways;
-        let ways = (0..self.ways).map(|i| first + (h % self.ways + i) % self.ways);
+        let (start, ways_n) = (h % self.ways, self.ways);
+        let first = h - start;
+        // The ways from the hashed one round the set, wrapping without a division.
+        let ways = (0..ways_n).map(move |i| {
+            let way = start + i;
+            first + if way < ways_n { way } else { way - ways_n }
+        });
         let chosen = ways
             .clone()
             .find(|&b| self.tags[b as usize] == hash)

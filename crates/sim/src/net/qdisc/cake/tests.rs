@@ -203,8 +203,8 @@ fn overflow_drops_from_the_fattest_flow_one_packet_at_a_time() {
     );
     let fattest = &b.cake.flows[0];
     assert_eq!(fattest.packets.front().unwrap().0.seq, 1);
-    assert!(fattest.cobalt.p_drop() > 0.0, "its COBALT was told");
-    assert_eq!(b.cake.flows[1].cobalt.p_drop(), 0.0);
+    assert!(b.cake.cobalts[0].p_drop() > 0.0, "its COBALT was told");
+    assert_eq!(b.cake.cobalts[1].p_drop(), 0.0);
     // The memory limit: 43 packets of 1500 B fit in 65535 bytes; a 6000-byte arrival then
     // costs the fattest flow queue 4 packets, until the discipline is under the limit.
     let params = CakeParams {
