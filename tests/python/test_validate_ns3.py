@@ -818,3 +818,15 @@ def test_cli_a_few_aqms_with_a_fake_ns3(tmp_path):
     bad = _cli(["--aqm", "fq_codel,cake", "--out", str(tmp_path / "b")], env)
     assert_usage_error(bad, "--aqm: must name AQMs among", "got cake")
     assert not (tmp_path / "b").exists()
+
+
+def test_the_page_notes_only_the_groups_of_aqms_in_the_grid():
+    from aqmlab.validate.ns3 import findings
+
+    full = findings.outside_sections(validate_ns3.grid(False))
+    assert full == [findings.CLASSIC_OUTSIDE, "", findings.FQ_OUTSIDE, ""]
+    fq = findings.outside_sections(validate_ns3.grid(False, ["fq_codel"]))
+    assert fq == [findings.FQ_OUTSIDE, ""]
+    classic = findings.outside_sections(validate_ns3.grid(False, ["red", "pie"]))
+    assert classic == [findings.CLASSIC_OUTSIDE, ""]
+    assert findings.FQ_OUTSIDE.startswith("### Cases outside tolerance, and why: COBALT")

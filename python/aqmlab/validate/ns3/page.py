@@ -15,6 +15,7 @@ from ...engine.scenario import toml_literal
 from ...engine.store import RunStore
 from .. import common
 from ..common import LABELS, TOLERANCES, Comparison
+from .findings import outside_sections
 from .queue_discs import FLOW_QUEUEING
 from .suite import (
     CLASSIC_AQMS,
@@ -161,35 +162,6 @@ NS3_SETUP = """\
   run, to a `PacketSink` on a UDP socket. (ns-3's `UdpClient` does the same, but its class
   layout depends on `NS3_LOG_ENABLE`, which Debian's library is built with and the program
   is not.)"""
-
-OUTSIDE_FULL = """\
-### Cases outside tolerance, and why
-Three of the 120 metrics are outside tolerance, all with drop tail and a full buffer; two more
-are outside it but inside ns-3's own seed range (ARED at N = 200: ns-3's three seeds give a link
-efficiency of 0.71–0.79 where aqmlab has 0.70, the collapse with p_max at its 0.5 ceiling that
-both show). The causes, from the stored runs (seed 1):
-
-- **Drop tail, N = 800 (scenario 1), queue STD** (ns-3 4.2, aqmlab 2.0 packets). Both queues sit
-  within a few packets of the 1000-packet limit (means 998.4 and 998.6); the STD is how deep the
-  dips between overflow bursts go, 0.4 % and 0.2 % of the mean. The drop rate is at the edge of
-  its tolerance (26.0 % against 19.5 %, −25.0 %). With 150 packets of bandwidth-delay product and
-  1000 of buffer shared by 800 flows, windows are one or two segments, and ns-3's flows spend
-  more of the run in RTO back-off: over the whole run ns-3 counts 11 927 fast recoveries and
-  7859 timeout episodes with 17 206 further back-offs, aqmlab 18 034 fast recoveries and 10 987
-  expiries in all; ns-3 offers 9 % more packets to the bottleneck for the same departures (213 265
-  against 195 659 arrivals in the window). As with drop tail at N = 500 against ns-2
-  ([validation-ns2.md](validation-ns2.md)), windows this small let a loss end either in a fast
-  retransmit or in a timeout, and the two simulators settle at different mixes; which rule of
-  ns-3's TCP tips its flows towards timeouts has not been found.
-- **Drop tail, scenario 2, queue STD and drop rate** (ns-3 30.3 packets and 9.52 %, aqmlab 57.7
-  and 6.01 %). Phase by phase (ns-3 / aqmlab): N = 100, queue STD 59.5 / 64.8, drops 1.39 % /
-  1.44 %; N = 200, 4.5 / 4.5 and 3.66 % / 2.80 %; N = 800, 3.4 / 1.9 and 26.4 % / 19.5 % (the
-  scenario-1 difference above); back at N = 200, 6.0 / 57.6 and 9.41 % / 2.44 %; N = 100, 21.2 /
-  89.2 and 1.08 % / 0.94 %. Most of the gap is in the fourth phase, and its direction is that of
-  how flows stop (below): ns-3's 600 stopped flows still send the up to 138 segments each that
-  their sockets hold, some 13 s of bottleneck time, so its queue stays pinned and drops stay high
-  into that phase, while aqmlab's stopped flows only complete what is in flight and its queue
-  starts to swing at once."""
 
 CRASH = """\
 ## An ns-3.37 crash, and the quiet stop
@@ -546,7 +518,7 @@ def page(
         "",
         common.summary_table(rows, METRICS),
         "",
-        *([] if quick else [OUTSIDE_FULL, ""]),
+        *([] if quick else outside_sections(g)),
         "## Metrics",
         "",
         METRIC_DEFINITIONS,
