@@ -50,16 +50,22 @@ three seeds on each side. From the stored runs:
   (100 × 1000 bytes at 50 Mb/s, 16 ms) is three times CoDel's 5 ms target: a second packet in a
   flow queue always waits longer than the target. In aqmlab (seed 1) five of the 100 flows
   (RTTs 10, 10, 30, 50 and 60 ms) end up with a flow queue in CoDel's dropping state at a high
-  count and lose about 1000 packets each in the window, a fifth of what they send, with 34 to 42
-  timeouts each, while the other 95 lose about 50 each; together that is aqmlab's 7542 drops
-  against ns-3's 3595 (ns-3's program reports no per-flow losses, so whether its flows split
-  the same way is not known). The hash is not the cause: aqmlab's flows share flow queues in 2
+  count and lose about 1000 packets each in the window, a fifth of what they send, while the
+  other 95 lose about 50 each; together that is aqmlab's 7542 drops against ns-3's 3595. The
+  five recover by timeout, not by fast retransmit: over the run they count 34 to 42 timeouts and
+  2 to 10 fast recoveries each (and retransmit about twice what they lose), the other 95 one to
+  three timeouts and about 94 fast recoveries. aqmlab's 100 flows count 374 timeouts in all,
+  about 180 of them outside the five; ns-3's count 189 timeout episodes (ns-3's program reports
+  no per-flow figures, so whether some of its flows are caught too is not known). The hash is
+  not the cause: aqmlab's flows share flow queues in 2
   collisions (ns-3: 96 flow queues for 100 flows); with `perturbation = 5` (11 collisions) the
   drop rate is 3.5–5.4 % over the three seeds, and with the set-associative hash (no collision)
   two flows are still caught. At N = 50 (the quick grid) the two agree (0.73 % drop rate on
-  both). Which difference sends more aqmlab flows into that state, TCP's recovery with windows
-  of two to four segments or CoDel's count memory across a flow queue's idle periods, has not
-  been established.
+  both). The pattern points at loss recovery with windows of two to four segments, where a
+  dropped retransmission or too few duplicate ACKs leaves only the retransmission timer, and
+  CoDel's count, remembered across the flow queue's idle periods, meets each slow start with a
+  high drop rate; which rule of the two TCPs or of the two CoDels sends aqmlab's five flows into
+  that cycle has not been established.
 - **FQ-COBALT, N = 200, average queue** (ns-3 392 packets, aqmlab 543; queue STD, drop rate and
   mean delay within tolerance, at +10 %, +21 % and +24 %). Over the three seeds aqmlab's FQ-COBALT
   drops 19.6–20.2 % of arrivals, ns-3's 15.7–16.9 %, and holds a longer queue; the quick grid
