@@ -1,5 +1,6 @@
 //! Congestion control: the [`Controller`] trait every algorithm implements, one file per
-//! algorithm (`reno.rs`, `cubic.rs` with `hystart.rs`), the names in `registry.rs`, and
+//! algorithm (`reno.rs`, `cubic.rs` with `hystart.rs`, `scalable.rs`), the names in
+//! `registry.rs`, and
 //! [`CongestionControl`], the enum a sender holds, with one variant per registered algorithm.
 //! The enum implements the trait by matching on its variant (no boxing, no virtual call); the
 //! enum, its construction from [`CcKind`] and every method's match are generated from the
@@ -10,6 +11,7 @@ pub mod cubic;
 pub mod hystart;
 pub mod registry;
 pub mod reno;
+pub mod scalable;
 
 pub use controller::{AckedInfo, Controller};
 
