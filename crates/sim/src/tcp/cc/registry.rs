@@ -15,6 +15,8 @@ macro_rules! congestion_controls {
             Reno(reno::Reno) = "reno",
             /// CUBIC (RFC 9438).
             Cubic(cubic::Cubic) = "cubic",
+            /// TCP Hybla (Caini and Firrincieli 2004; ns-3.37 TcpHybla).
+            Hybla(hybla::Hybla) = "hybla",
             /// Reno with Linux's window arithmetic (ns-3.37 TcpLinuxReno).
             LinuxReno(linux_reno::LinuxReno) = "linux_reno",
             /// Scalable TCP (Kelly 2003; ns-3.37 TcpScalable).
