@@ -23,6 +23,22 @@ pub struct AckedInfo {
     pub srtt_s: Option<f64>,
 }
 
+impl AckedInfo {
+    /// An ACK of `acked_pkts` new segments at time 0 with no RTT sample (for algorithms'
+    /// unit tests).
+    #[cfg(test)]
+    pub fn of_segments(acked_pkts: u32) -> Self {
+        AckedInfo {
+            acked_pkts,
+            snd_una: 0,
+            snd_max: 0,
+            rtt_sample_s: None,
+            now_s: 0.0,
+            srtt_s: None,
+        }
+    }
+}
+
 /// A congestion-control algorithm: its state between ACKs and its answers to the sender.
 /// Windows are in segments. The provided methods are what an algorithm without those
 /// refinements does (no early slow-start exit, cwnd = ssthresh after a cut, no growth on the

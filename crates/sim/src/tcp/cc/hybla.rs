@@ -93,12 +93,8 @@ mod tests {
 
     fn ack(acked_pkts: u32, rtt_ms: Option<f64>) -> AckedInfo {
         AckedInfo {
-            acked_pkts,
-            snd_una: 0,
-            snd_max: 0,
             rtt_sample_s: rtt_ms.map(|ms| ms * 1e-3),
-            now_s: 0.0,
-            srtt_s: None,
+            ..AckedInfo::of_segments(acked_pkts)
         }
     }
 

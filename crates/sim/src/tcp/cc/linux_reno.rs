@@ -66,14 +66,7 @@ mod tests {
     use super::*;
 
     fn ack(acked_pkts: u32) -> AckedInfo {
-        AckedInfo {
-            acked_pkts,
-            snd_una: 0,
-            snd_max: 0,
-            rtt_sample_s: None,
-            now_s: 0.0,
-            srtt_s: None,
-        }
+        AckedInfo::of_segments(acked_pkts)
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! Congestion control: the [`Controller`] trait every algorithm implements, one file per
-//! algorithm (`reno.rs`, `cubic.rs` with `hystart.rs`, `hybla.rs`, `linux_reno.rs`,
+//! algorithm (`reno.rs`, `cubic.rs` with `hystart.rs`, `bic.rs`, `hybla.rs`, `linux_reno.rs`,
 //! `scalable.rs`), the names in `registry.rs`, and [`CongestionControl`], the enum a sender
 //! holds, with one variant per registered algorithm.
 //! The enum implements the trait by matching on its variant (no boxing, no virtual call); the
 //! enum, its construction from [`CcKind`] and every method's match are generated from the
 //! registry's list, so an algorithm is added by its file, its `mod` line and its registry line.
 
+pub mod bic;
 mod controller;
 pub mod cubic;
 pub mod hybla;

@@ -15,6 +15,8 @@ macro_rules! congestion_controls {
             Reno(reno::Reno) = "reno",
             /// CUBIC (RFC 9438).
             Cubic(cubic::Cubic) = "cubic",
+            /// BIC TCP (Xu, Harfoush and Rhee 2004; ns-3.37 TcpBic).
+            Bic(bic::Bic) = "bic",
             /// TCP Hybla (Caini and Firrincieli 2004; ns-3.37 TcpHybla).
             Hybla(hybla::Hybla) = "hybla",
             /// Reno with Linux's window arithmetic (ns-3.37 TcpLinuxReno).

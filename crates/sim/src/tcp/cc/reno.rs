@@ -71,6 +71,17 @@ fn increase_window(cwnd_pkts: f64, ssthresh_pkts: f64, acked_pkts: u32) -> f64 {
     }
 }
 
+/// ns-3.37 `TcpNewReno::SlowStart`, which the algorithms built on `TcpNewReno` share: below
+/// ssthresh an ACK of new data adds one segment, whatever it acknowledges. Returns cwnd and the
+/// segments of the ACK left for congestion avoidance.
+pub fn ns3_slow_start(cwnd_pkts: f64, ssthresh_pkts: f64, acked_pkts: u32) -> (f64, u32) {
+    if cwnd_pkts < ssthresh_pkts && acked_pkts >= 1 {
+        (cwnd_pkts + 1.0, acked_pkts - 1)
+    } else {
+        (cwnd_pkts, acked_pkts)
+    }
+}
+
 /// ssthresh after a congestion event: max(FlightSize/2, 2) (RFC 5681 eq. (4)).
 fn ssthresh_after_loss(flight_pkts: u32) -> f64 {
     (f64::from(flight_pkts) / 2.0).max(2.0)

@@ -11,6 +11,7 @@
 //! AIFactor and MDFactor are ns-3.37's defaults, fixed here (no `[tcp]` keys yet).
 
 use super::controller::{AckedInfo, Controller};
+use super::reno::ns3_slow_start;
 use crate::tcp::config::TcpConfig;
 
 /// ns-3.37 `TcpScalable::AIFactor`: at most this many segments acknowledged per increase.
@@ -57,12 +58,7 @@ impl Controller for Scalable {
     /// ns-3.37 `TcpNewReno::IncreaseWindow`: slow start (one segment for the ACK), then, at
     /// or above ssthresh, congestion avoidance on the segments left.
     fn increase_window(&mut self, info: &AckedInfo, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
-        let mut cwnd = cwnd_pkts;
-        let mut acked = info.acked_pkts;
-        if cwnd < ssthresh_pkts && acked >= 1 {
-            cwnd += 1.0;
-            acked -= 1;
-        }
+        let (mut cwnd, acked) = ns3_slow_start(cwnd_pkts, ssthresh_pkts, info.acked_pkts);
         if cwnd >= ssthresh_pkts {
             cwnd = self.congestion_avoidance(cwnd, acked);
         }
@@ -82,14 +78,7 @@ mod tests {
     use super::*;
 
     fn ack(acked_pkts: u32) -> AckedInfo {
-        AckedInfo {
-            acked_pkts,
-            snd_una: 0,
-            snd_max: 0,
-            rtt_sample_s: None,
-            now_s: 0.0,
-            srtt_s: None,
-        }
+        AckedInfo::of_segments(acked_pkts)
     }
 
     #[test]
