@@ -22,7 +22,9 @@ use crate::tcp::config::TcpConfig;
 use registry::{congestion_controls, CcKind};
 
 /// Defines [`CongestionControl`] over the registered algorithms and its [`Controller`]
-/// implementation, each method one match that forwards to the variant's algorithm.
+/// implementation, each method one match that forwards to the variant's algorithm. The
+/// methods are always inlined into the sender: with six algorithms the compiler stopped
+/// inlining them, and BetaRED scenario 2 ran 4–14 % slower under most AQMs (`make bench`).
 macro_rules! dispatch {
     ($($(#[$doc:meta])* $variant:ident($algorithm:ty) = $name:literal,)*) => {
         /// Congestion control of one flow: the algorithm its configuration names.
@@ -38,7 +40,7 @@ macro_rules! dispatch {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             fn on_pkts_acked(
                 &mut self,
                 info: &AckedInfo,
@@ -52,7 +54,7 @@ macro_rules! dispatch {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             fn increase_window(
                 &mut self,
                 info: &AckedInfo,
@@ -66,7 +68,7 @@ macro_rules! dispatch {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             fn ssthresh_after_congestion(&mut self, cwnd_pkts: f64, flight_pkts: u32) -> f64 {
                 match self {
                     $(CongestionControl::$variant(c) => {
@@ -75,7 +77,7 @@ macro_rules! dispatch {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             fn cwnd_after_congestion(&self, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
                 match self {
                     $(CongestionControl::$variant(c) => {
@@ -84,14 +86,14 @@ macro_rules! dispatch {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             fn grows_on_recovery_exit(&self) -> bool {
                 match self {
                     $(CongestionControl::$variant(c) => c.grows_on_recovery_exit(),)*
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             fn on_timeout(&mut self) {
                 match self {
                     $(CongestionControl::$variant(c) => c.on_timeout(),)*
