@@ -86,18 +86,21 @@ fn prio(mut s: Section) -> Result<PrioSpec, ScenarioError> {
 /// The priomap: 16 bands, one per socket priority, each below `bands` when bands are on.
 fn priomap(s: &mut Section, bands: u32) -> Result<[u8; 16], ScenarioError> {
     let Some(v) = s.value("priomap") else {
-        if let Some(i) = DEFAULT_PRIOMAP.iter().position(|&b| u32::from(b) >= bands) {
-            if bands > 0 {
-                let message = format!(
+        let missing = DEFAULT_PRIOMAP
+            .iter()
+            .position(|&b| bands > 0 && u32::from(b) >= bands);
+        return match missing {
+            None => Ok(DEFAULT_PRIOMAP),
+            Some(i) => Err(s.error(
+                "priomap",
+                format!(
                     "the default priomap sends priority {i} to band {}, which needs at least {} \
                      bands; give a priomap of bands below {bands}",
                     DEFAULT_PRIOMAP[i],
                     DEFAULT_PRIOMAP[i] + 1
-                );
-                return Err(s.error("priomap", message));
-            }
-        }
-        return Ok(DEFAULT_PRIOMAP);
+                ),
+            )),
+        };
     };
     let top = if bands > 0 {
         bands - 1

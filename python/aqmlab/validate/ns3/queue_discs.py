@@ -374,8 +374,7 @@ CODEL_NOTES = (
 )
 
 COBALT_ROWS = (
-    _set("Target", "target_ms", _ms),
-    _set("Interval", "interval_ms", _ms),
+    *CODEL_ROWS,
     _use_ecn(),
     _set("Pdrop", "p_drop_initial", _real, "BLUE's drop probability at the start"),
     _set("Increment", "increment", _real),

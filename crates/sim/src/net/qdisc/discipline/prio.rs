@@ -64,11 +64,6 @@ impl Prio {
         }
     }
 
-    /// The bands, highest priority first.
-    pub fn bands(&self) -> &[Discipline] {
-        &self.bands
-    }
-
     /// Learn each flow's band from its socket priority, and pass the flows on to the bands.
     pub fn set_flows(&mut self, flows: &FlowInfo) {
         self.band_of_flow = flows

@@ -84,7 +84,7 @@ impl Bench {
     }
 
     fn band_lens(&self) -> Vec<u32> {
-        self.prio.bands().iter().map(Discipline::len_pkts).collect()
+        self.prio.bands.iter().map(Discipline::len_pkts).collect()
     }
 }
 
