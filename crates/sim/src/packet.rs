@@ -4,10 +4,9 @@
 pub mod flags {
     /// A pure acknowledgement (no payload).
     pub const ACK: u8 = 1;
-    /// ECN-capable transport (ECT(0)).
-    pub const ECT: u8 = 1 << 1;
-    /// Congestion experienced, set by an AQM instead of a drop.
-    pub const CE: u8 = 1 << 2;
+    /// The two bits of the IP header's ECN field ([`super::Ecn`]); read and written through
+    /// [`super::Packet::ecn`] and [`super::Packet::set_ecn`], never with [`super::Packet::has`].
+    pub const ECN_FIELD: u8 = 0b110;
     /// ECN echo, on an acknowledgement.
     pub const ECE: u8 = 1 << 3;
     /// Congestion window reduced, on data after the sender reacted to ECE.
@@ -18,6 +17,48 @@ pub mod flags {
     pub const PROBE: u8 = 1 << 6;
     /// A latency probe's response, from the receiving host back to the sender.
     pub const PROBE_REPLY: u8 = 1 << 7;
+}
+
+/// The ECN field of the IP header (RFC 3168 §5, RFC 9331 §4): two bits, so a CE mark hides
+/// which ECT codepoint the packet carried before (an L4S queue treats CE as L4S traffic,
+/// RFC 9331 §5.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ecn {
+    /// Not-ECT (00): the transport does not use ECN; an AQM drops instead of marking.
+    NotEct = 0b00,
+    /// ECT(1) (01): ECN-capable, the L4S identifier of RFC 9331.
+    Ect1 = 0b01,
+    /// ECT(0) (10): ECN-capable with the classic response of RFC 3168.
+    Ect0 = 0b10,
+    /// CE (11): congestion experienced, set by an AQM instead of a drop.
+    Ce = 0b11,
+}
+
+impl Ecn {
+    /// The codepoint in the field's two bits.
+    const fn from_bits(bits: u8) -> Self {
+        match bits & 0b11 {
+            0b00 => Ecn::NotEct,
+            0b01 => Ecn::Ect1,
+            0b10 => Ecn::Ect0,
+            _ => Ecn::Ce,
+        }
+    }
+
+    /// Whether the transport uses ECN (any codepoint but Not-ECT): an AQM may mark it.
+    pub fn is_capable(self) -> bool {
+        self != Ecn::NotEct
+    }
+
+    /// Whether RFC 9331 §5.1 classifies the packet as L4S traffic: ECT(1) or CE.
+    pub fn is_l4s(self) -> bool {
+        matches!(self, Ecn::Ect1 | Ecn::Ce)
+    }
+
+    /// The packet's flag bits for this codepoint.
+    pub const fn flag_bits(self) -> u8 {
+        (self as u8) << 1
+    }
 }
 
 /// Most SACK blocks one acknowledgement carries: 3 fit in the 40 bytes of TCP options next to
@@ -101,9 +142,24 @@ impl Packet {
         })
     }
 
-    /// Whether the given flag bit is set.
+    /// Whether the given flag bit is set (not for the ECN field: see [`Packet::ecn`]).
     pub fn has(&self, flag: u8) -> bool {
+        debug_assert_eq!(
+            flag & flags::ECN_FIELD,
+            0,
+            "the ECN field is read with ecn()"
+        );
         self.flags & flag != 0
+    }
+
+    /// The ECN codepoint of the IP header.
+    pub fn ecn(&self) -> Ecn {
+        Ecn::from_bits(self.flags >> 1)
+    }
+
+    /// Set the ECN codepoint of the IP header.
+    pub fn set_ecn(&mut self, ecn: Ecn) {
+        self.flags = (self.flags & !flags::ECN_FIELD) | ecn.flag_bits();
     }
 }
 
@@ -120,5 +176,20 @@ mod tests {
             p.sack_blocks().collect::<Vec<_>>(),
             vec![(10, 12), (20, 21)]
         );
+    }
+
+    #[test]
+    fn the_ecn_field_holds_its_four_codepoints_beside_the_flags() {
+        let mut p = Packet::data(1, 2, 3, 1000, 0, flags::CWR | Ecn::Ect1.flag_bits());
+        assert_eq!(p.ecn(), Ecn::Ect1);
+        assert!(p.ecn().is_l4s() && p.ecn().is_capable());
+        p.set_ecn(Ecn::Ce);
+        assert_eq!(p.ecn(), Ecn::Ce);
+        assert!(p.has(flags::CWR) && !p.has(flags::ACK));
+        p.set_ecn(Ecn::Ect0);
+        assert!(!p.ecn().is_l4s() && p.ecn().is_capable());
+        p.set_ecn(Ecn::NotEct);
+        assert!(!p.ecn().is_capable());
+        assert_eq!(p.flags, flags::CWR);
     }
 }

@@ -177,7 +177,7 @@ mod tests {
         assert_eq!((request.flow, request.seq, request.dst), (4, 0, 11));
         assert_eq!(request.bytes(), 64);
         assert!(request.has(flags::PROBE) && !request.has(flags::PROBE_REPLY));
-        assert!(!request.is_ack() && !request.has(flags::ECT));
+        assert!(!request.is_ack() && !request.ecn().is_capable());
         // The receiving host answers at once, toward the sender.
         assert!(p.arrive(&request, 5_000, &mut out));
         let response = out.pop().unwrap();

@@ -5,7 +5,7 @@
 
 use super::config::TcpConfig;
 use super::sack_list::SackList;
-use crate::packet::{flags, Packet, MAX_SACK_BLOCKS};
+use crate::packet::{flags, Ecn, Packet, MAX_SACK_BLOCKS};
 use crate::time::ms_to_ns;
 use std::collections::BTreeSet;
 
@@ -123,7 +123,7 @@ impl Receiver {
         if pkt.has(flags::CWR) {
             self.ece = false;
         }
-        let ce = pkt.has(flags::CE);
+        let ce = pkt.ecn() == Ecn::Ce;
         if ce {
             self.ece = true;
         }

@@ -13,7 +13,7 @@ use super::receiver::SYN_OPTION_BYTES;
 use super::rtt::RttEstimator;
 use super::sack1_state::Sack1State;
 use super::scoreboard::Scoreboard;
-use crate::packet::{flags, Packet};
+use crate::packet::{flags, Ecn, Packet};
 use crate::time::{ns_to_s, s_to_ns};
 
 /// Counters of one sender.
@@ -385,7 +385,7 @@ impl Sender {
             self.board.on_retransmit(seq, now_ns);
             self.stats.retransmits += 1;
         }
-        let mut f = if cfg.ecn { flags::ECT } else { 0 };
+        let mut f = if cfg.ecn { Ecn::Ect0.flag_bits() } else { 0 };
         if self.cwr_pending {
             f |= flags::CWR;
             self.cwr_pending = false;

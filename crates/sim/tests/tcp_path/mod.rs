@@ -1,7 +1,7 @@
 //! A scripted two-host path for TCP tests: a sender and a receiver joined by a link of fixed
 //! rate and delay, with chosen data packets dropped.
 
-use sim::packet::{flags, Packet};
+use sim::packet::{flags, Ecn, Packet};
 use sim::tcp::config::TcpConfig;
 use sim::tcp::receiver::Receiver;
 use sim::tcp::sender::Sender;
@@ -79,8 +79,8 @@ pub fn run_path_marked(
                 if drop(p.seq, *n, now) {
                     continue;
                 }
-                if p.has(flags::ECT) && mark(p.seq, *n) {
-                    p.flags |= flags::CE;
+                if p.ecn().is_capable() && mark(p.seq, *n) {
+                    p.set_ecn(Ecn::Ce);
                 }
                 let start = link_free.max(now);
                 link_free = start + tx_time_ns(p.bytes(), rate_bps);

@@ -17,7 +17,7 @@
 
 use super::classify::{flow_key, Classifier};
 use super::{judge_arrival, judge_departure, view_of, Host, Queued};
-use crate::packet::{flags, Packet};
+use crate::packet::{Ecn, Packet};
 use aqm::{Aqm, FlowQueueing, QueueView};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -361,8 +361,8 @@ impl FlowQueues {
                 continue;
             };
             let above = self.ce_threshold_ns.is_some_and(|t| sojourn_ns > t);
-            if above && host.marks(&pkt) && !pkt.has(flags::CE) {
-                pkt.flags |= flags::CE;
+            if above && host.marks(&pkt) && pkt.ecn() != Ecn::Ce {
+                pkt.set_ecn(Ecn::Ce);
                 if counted {
                     host.stats.marks += 1;
                     self.counters.ce_threshold_marks += 1;

@@ -16,7 +16,7 @@ pub mod token_bucket;
 
 use crate::metrics::counts::PacketCounts;
 use crate::metrics::port_stats::PortStats;
-use crate::packet::{flags, Packet};
+use crate::packet::{Ecn, Packet};
 use aqm::{DequeueVerdict, EnqueueVerdict, PacketView, Rng};
 
 /// What a discipline borrows from its port for one operation: the ECN setting, the counters
@@ -35,7 +35,7 @@ pub struct Host<'a> {
 impl Host<'_> {
     /// Whether an early signal about `pkt` becomes a CE mark rather than a drop.
     pub fn marks(&self, pkt: &Packet) -> bool {
-        self.ecn && pkt.has(flags::ECT)
+        self.ecn && pkt.ecn().is_capable()
     }
 }
 
@@ -43,7 +43,7 @@ impl Host<'_> {
 pub fn view_of(pkt: &Packet) -> PacketView {
     PacketView {
         size_bytes: pkt.bytes(),
-        ect: pkt.has(flags::ECT),
+        ect: pkt.ecn().is_capable(),
     }
 }
 
@@ -63,7 +63,7 @@ pub fn judge_arrival(
     match verdict {
         EnqueueVerdict::Accept => Some(false),
         EnqueueVerdict::EarlyDrop if host.marks(pkt) => {
-            pkt.flags |= flags::CE;
+            pkt.set_ecn(Ecn::Ce);
             Some(true)
         }
         EnqueueVerdict::EarlyDrop => {
@@ -98,7 +98,7 @@ pub fn judge_departure(
     match verdict {
         DequeueVerdict::Deliver => Some(pkt),
         DequeueVerdict::EarlyDrop if host.marks(&pkt) => {
-            pkt.flags |= flags::CE;
+            pkt.set_ecn(Ecn::Ce);
             if counted {
                 host.stats.marks += 1;
             }
@@ -106,7 +106,7 @@ pub fn judge_departure(
         }
         DequeueVerdict::Mark => {
             if host.marks(&pkt) {
-                pkt.flags |= flags::CE;
+                pkt.set_ecn(Ecn::Ce);
                 if counted {
                     host.stats.marks += 1;
                 }

@@ -166,7 +166,7 @@ fn packets_above_the_ce_threshold_are_marked_when_ecn_is_on() {
     let mut b = Bench::new(fq, 1000, false);
     b.ecn = true;
     for flow in 0..2 {
-        let pkt = Packet::data(flow, 0, 1, 1000, 0, crate::packet::flags::ECT);
+        let pkt = Packet::data(flow, 0, 1, 1000, 0, crate::packet::Ecn::Ect0.flag_bits());
         let mut host = Host {
             ecn: true,
             stats: &mut b.stats,
@@ -175,8 +175,8 @@ fn packets_above_the_ce_threshold_are_marked_when_ecn_is_on() {
         };
         b.fq.enqueue(0, pkt, &mut host);
     }
-    assert!(!b.dequeue(500_000).unwrap().has(crate::packet::flags::CE));
-    assert!(b.dequeue(2_000_000).unwrap().has(crate::packet::flags::CE));
+    assert!(b.dequeue(500_000).unwrap().ecn() == crate::packet::Ecn::Ect0);
+    assert!(b.dequeue(2_000_000).unwrap().ecn() == crate::packet::Ecn::Ce);
     assert_eq!(b.fq.counters.ce_threshold_marks, 1);
 }
 
