@@ -61,12 +61,14 @@ ADDED = {
         "overlimit_drops",
         "ce_threshold_marks",
     ),
-    "queue_tables": ("tbf", "prio", "cobalt", "fq_codel", "fq_pie", "fq_cobalt", "cake"),
+    "queue_tables": ("tbf", "prio", "cobalt", "fq_codel", "fq_pie", "fq_cobalt", "cake", "step"),
+    "tcp_keys": ("ect_codepoint", "ecn_feedback", "dctcp_g", "dctcp_alpha_init"),
 }
 """The latency probes' table and summary columns, the flow-queueing counters of the per-port
 table (docs/metrics.md), and the tables of `[queue]` added since (the token-bucket shaper's,
-the priority bands' and the new AQMs', which the resolved scenario text lists), added after
-the digests."""
+the priority bands' and the new AQMs', step marking's included, which the resolved scenario text
+lists), and the `[tcp]`
+keys of the ECN codepoint, the ECN feedback and DCTCP, added after the digests."""
 
 
 def _clean(value):
@@ -90,6 +92,8 @@ def digest(path: str, sets: list[tuple[str, str]]) -> str:
         del out["ports"][key]
     for name in ADDED["queue_tables"]:
         out["scenario"] = re.sub(rf"\n\[queue\.{name}\]\n(?:.+\n)*", "", out["scenario"])
+    for key in ADDED["tcp_keys"]:
+        out["scenario"] = re.sub(rf"(?m)^{key} = .*\n", "", out["scenario"])
     return hashlib.sha256(json.dumps(_clean(out), sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -46,31 +46,31 @@ rate_per_s = 20.0
 """
 
 CASES = [
-    ("betared/scenario2.toml", ["duration_s=5"], "0", "b7300fcfe2f30b8f"),
+    ("betared/scenario2.toml", ["duration_s=5"], "0", "8d9e83a5df882a8f"),
     (
         "betared/scenario1.toml",
         ["duration_s=3", "queue.aqm=betared"],
         "18446744073709551615",
-        "f623fc7fc8f4eb41",
+        "520e18dfeb541938",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
         ["duration_s=2", "queue.aqm=pi"],
         "3",
-        "ba8fb2835a4d1386",
+        "20ab1cc707e73838",
     ),
     (
         "chen2011/dumbbell.toml",
         ["duration_s=6", "traffic.schedule.flows=50"],
         "2",
-        "57b0e2692dd4963e",
+        "efd92ebdad36e166",
     ),
-    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "eb65a2ed50088d2d"),
+    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "5b05653aac2f90cd"),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         ["duration_s=2", "queue.aqm=rem"],
         "1",
-        "6869684681c7ff52",
+        "cf6986d66730a824",
     ),
 ]
 """(scenario, overrides, seed, digest): finite flows and an empty cwnd table in the fifth; three

@@ -46,6 +46,7 @@ pub use passive::{DropTail, DropTailParams};
 pub use red::red_tuning;
 pub use red::{
     AdaptAt, Ared, AredParams, Red, RedParams, SelfTuningRed, SelfTuningRedParams, Spacing,
+    StepMarking, StepMarkingParams,
 };
 pub use registry::ParamsVisitor;
 pub use rng::Rng;

@@ -164,6 +164,12 @@ fn catalog(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         "congestion_controls",
         sim::tcp::cc::registry::CcKind::NAMES.to_vec(),
     )?;
+    let sources = PyDict::new(py);
+    for name in sim::tcp::cc::registry::CcKind::NAMES {
+        let kind = sim::tcp::cc::registry::CcKind::from_name(name).expect("a registered name");
+        sources.set_item(name, kind.source())?;
+    }
+    d.set_item("cc_sources", sources)?;
     d.set_item("schedules", sim::scenario::SCHEDULE_NAMES.to_vec())?;
     Ok(d)
 }

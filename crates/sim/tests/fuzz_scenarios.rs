@@ -1,5 +1,5 @@
 //! Property-based tests of the scenario format: small valid scenarios of every kind (each AQM,
-//! both TCP presets and ns-2's agents, every schedule, one schedule or flow groups, ECN on and
+//! both TCP presets and ns-2's agents, every congestion control, every schedule, one schedule or flow groups, ECN on and
 //! off, random delays and buffers) run with every invariant kept and repeat byte for byte; invalid ones (wrong types,
 //! out-of-range values, unknown keys and names, zero-rate links) give one line that names the
 //! key. `make test` runs a few hundred cases; `make fuzz` sets PROPTEST_CASES to 10 000.
@@ -8,6 +8,8 @@ mod common;
 
 use common::{check_invariants, fuzz_config};
 use proptest::prelude::*;
+use sim::tcp::cc::registry::CcKind;
+use sim::tcp::cc::EcnUse;
 use std::convert::Infallible;
 
 /// A small scenario, rendered to the scenario format by [`Small::text`].
@@ -29,6 +31,8 @@ struct Small {
     /// socket priority 6 (band 0).
     bands: u32,
     tcp: &'static str,
+    /// Congestion control, any registered one (with ECN when it needs it).
+    cc: &'static str,
     schedule: String,
     /// Written as two `[[traffic.groups]]` (the schedule's, and two flows of a second group
     /// with their own delays, durations and window) rather than one `[traffic.schedule]`.
@@ -84,7 +88,8 @@ t_target_ms = {ttarget}
 t_target_ms = {ttarget}
 [tcp]
 {tcp}
-ecn = {ecn}
+cc = "{cc}"
+ecn = {tcp_ecn}
 [traffic]
 start_jitter_s = {jitter}
 {traffic}
@@ -111,6 +116,8 @@ window = {window}
             // packets (their q_target = C·T_target must lie inside the buffer).
             ttarget = 0.35 * l * 8000.0 / (self.rate_mbps * 1e6) * 1e3,
             tcp = self.tcp,
+            cc = self.cc,
+            tcp_ecn = self.ecn || self.cc_needs_ecn(),
             jitter = self.start_jitter_s,
             traffic = self.traffic(),
             window = self.window,
@@ -130,6 +137,11 @@ window = {window}
         } else {
             format!("[traffic.schedule]\n{}", self.schedule)
         }
+    }
+
+    fn cc_needs_ecn(&self) -> bool {
+        let cc = CcKind::from_name(self.cc).expect("a registered name");
+        cc.ecn_use() != EcnUse::Optional
     }
 
     /// Size of a full data packet at IP, bytes.
@@ -200,6 +212,7 @@ fn small() -> impl Strategy<Value = Small> {
             0.0f64..0.5,
             0usize..3,
             any::<bool>(),
+            proptest::sample::select(CcKind::NAMES),
         ),
     )
         .prop_flat_map(|(a, b, c, d)| {
@@ -223,6 +236,7 @@ fn small() -> impl Strategy<Value = Small> {
                 ecn: c.2,
                 bands: c.3,
                 tcp: d.0,
+                cc: d.4,
                 schedule,
                 groups: d.3,
                 start_jitter_s: d.1,

@@ -122,6 +122,11 @@ def _cmd_list(args: argparse.Namespace) -> int:
     print("aqms (aqmlab list --params AQM for the parameters):")
     for name in catalog.pop("aqms"):
         print(f"  {name:<{width}}  {titles[name]}")
+    sources = catalog.pop("cc_sources")
+    width = max(len(name) for name in sources)
+    print("congestion controls (tcp.cc):")
+    for name in catalog.pop("congestion_controls"):
+        print(f"  {name:<{width}}  {sources[name]}")
     for key, names in catalog.items():
         print(f"{key.replace('_', ' ')}: {', '.join(names)}")
     names = data.builtin_names()

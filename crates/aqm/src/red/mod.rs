@@ -13,8 +13,10 @@ pub mod red_average;
 pub mod red_core;
 pub mod red_tuning;
 pub mod self_tuning_red;
+pub mod step_marking;
 
 pub use ared::{AdaptAt, Ared, AredParams};
 pub use drop_decision::Spacing;
 pub use random_early_detection::{LinearCurve, Red, RedParams};
 pub use self_tuning_red::{SelfTuningRed, SelfTuningRedParams};
+pub use step_marking::{StepMarking, StepMarkingParams};

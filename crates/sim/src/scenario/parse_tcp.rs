@@ -4,9 +4,10 @@
 use super::error::ScenarioError;
 use super::reader::{Range, Section};
 use crate::tcp::cc::registry::CcKind;
+use crate::tcp::cc::EcnUse;
 use crate::tcp::config::{
-    EcnResponse, RecoveryExit, RecoveryKind, RttEstimatorKind, TcpConfig, WindowGrowth,
-    WindowReduction, PRESETS,
+    EcnFeedback, EcnResponse, EctCodepoint, RecoveryExit, RecoveryKind, RttEstimatorKind,
+    TcpConfig, WindowGrowth, WindowReduction, PRESETS,
 };
 use crate::time::{MAX_TIME_MS, MAX_TIME_S};
 
@@ -19,7 +20,26 @@ pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
     const TIMEOUT_S: Range = Range::Closed(MIN_TIMEOUT_S, MAX_TIME_S);
     let preset = s.choice("preset", PRESETS, Some("ns3"))?;
     let base = TcpConfig::preset(preset).expect("every listed preset exists");
-    let cc = s.choice("cc", CcKind::NAMES, Some(base.cc.name()))?;
+    let cc_name = s.choice("cc", CcKind::NAMES, Some(base.cc.name()))?;
+    let cc = CcKind::from_name(cc_name).expect("a registered name");
+    // An algorithm that needs ECN turns it on, with its feedback and codepoint, by default.
+    let (ecn_default, codepoint_default, feedback_default) = match cc.ecn_use() {
+        EcnUse::Optional => (base.ecn, base.ect_codepoint, base.ecn_feedback),
+        EcnUse::Required {
+            codepoint,
+            feedback,
+        } => (true, codepoint, feedback),
+    };
+    let ect_codepoint = s.choice(
+        "ect_codepoint",
+        EctCodepoint::NAMES,
+        Some(codepoint_default.name()),
+    )?;
+    let ecn_feedback = s.choice(
+        "ecn_feedback",
+        EcnFeedback::NAMES,
+        Some(feedback_default.name()),
+    )?;
     let packet_bytes = s.int("packet_bytes", Some(base.packet_bytes.into()), 60, 65_535)? as u32;
     let header_bytes = s.int("header_bytes", Some(base.header_bytes.into()), 20, 120)? as u32;
     if header_bytes >= packet_bytes {
@@ -53,7 +73,7 @@ pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
     )?;
     let c = TcpConfig {
         preset: preset.to_string(),
-        cc: CcKind::from_name(cc).expect("a registered name"),
+        cc,
         recovery: RecoveryKind::from_name(recovery).expect("a listed name"),
         recovery_exit: RecoveryExit::from_name(recovery_exit).expect("a listed name"),
         sack: s.bool("sack", base.sack)?,
@@ -107,8 +127,16 @@ pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
             1,
             64,
         )? as u32,
-        ecn: s.bool("ecn", base.ecn)?,
+        ecn: s.bool("ecn", ecn_default)?,
         ecn_response: EcnResponse::from_name(ecn_response).expect("a listed name"),
+        ect_codepoint: EctCodepoint::from_name(ect_codepoint).expect("a listed name"),
+        ecn_feedback: EcnFeedback::from_name(ecn_feedback).expect("a listed name"),
+        dctcp_g: s.f64("dctcp_g", Some(base.dctcp_g), Range::LeftOpen(0.0, 1.0))?,
+        dctcp_alpha_init: s.f64(
+            "dctcp_alpha_init",
+            Some(base.dctcp_alpha_init),
+            Range::Closed(0.0, 1.0),
+        )?,
         cubic_c: s.f64("cubic_c", Some(base.cubic_c), Range::Positive)?,
         cubic_beta: s.f64("cubic_beta", Some(base.cubic_beta), Range::Open(0.0, 1.0))?,
         fast_convergence: s.bool("fast_convergence", base.fast_convergence)?,
@@ -139,6 +167,7 @@ pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
         }
         _ => {}
     }
+    check_ecn(&c, &s)?;
     if c.timestamps && c.rtt_estimator == RttEstimatorKind::Ns2 {
         return Err(s.error(
             "timestamps",
@@ -147,4 +176,36 @@ pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
     }
     s.finish()?;
     Ok(c)
+}
+
+/// ECN settings that contradict each other or the congestion control: an algorithm that needs
+/// ECN without it or with another feedback, ECT(1) (the L4S identifier, which RFC 9331 §4.2
+/// reserves for senders with accurate feedback) with classic feedback, per-CE feedback without
+/// ECN.
+fn check_ecn(c: &TcpConfig, s: &Section) -> Result<(), ScenarioError> {
+    if let EcnUse::Required { feedback, .. } = c.cc.ecn_use() {
+        if !c.ecn {
+            return Err(s.error("ecn", format!("{} needs ecn = true", c.cc.name())));
+        }
+        if c.ecn_feedback != feedback {
+            return Err(s.error(
+                "ecn_feedback",
+                format!(
+                    "{} needs ecn_feedback = \"{}\"",
+                    c.cc.name(),
+                    feedback.name()
+                ),
+            ));
+        }
+    }
+    if c.ecn_feedback == EcnFeedback::PerCe && !c.ecn {
+        return Err(s.error("ecn_feedback", "\"per_ce\" needs ecn = true"));
+    }
+    if c.ecn && c.ect_codepoint == EctCodepoint::Ect1 && c.ecn_feedback == EcnFeedback::Classic {
+        return Err(s.error(
+            "ect_codepoint",
+            "\"ect1\" (the L4S identifier) needs ecn_feedback = \"per_ce\"",
+        ));
+    }
+    Ok(())
 }

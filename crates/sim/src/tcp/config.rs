@@ -1,6 +1,7 @@
 //! TCP settings and the two presets that reproduce the reference simulators' defaults.
 
 use super::cc::registry::CcKind;
+use crate::packet::Ecn;
 use serde::Serialize;
 
 /// Loss recovery after a fast retransmit.
@@ -183,6 +184,84 @@ impl EcnResponse {
     }
 }
 
+/// The ECN-capable codepoint a sender puts on its packets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EctCodepoint {
+    /// ECT(0): classic ECN (RFC 3168).
+    Ect0,
+    /// ECT(1): the L4S identifier (RFC 9331 §4); an L4S queue classifies the packet into its
+    /// low-latency queue.
+    Ect1,
+}
+
+impl EctCodepoint {
+    /// Names as written in scenarios.
+    pub const NAMES: &'static [&'static str] = &["ect0", "ect1"];
+
+    /// The name as written in scenarios.
+    pub fn name(self) -> &'static str {
+        match self {
+            EctCodepoint::Ect0 => "ect0",
+            EctCodepoint::Ect1 => "ect1",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "ect0" => Some(EctCodepoint::Ect0),
+            "ect1" => Some(EctCodepoint::Ect1),
+            _ => None,
+        }
+    }
+
+    /// The packet's ECN field for this codepoint.
+    pub fn ecn(self) -> Ecn {
+        match self {
+            EctCodepoint::Ect0 => Ecn::Ect0,
+            EctCodepoint::Ect1 => Ecn::Ect1,
+        }
+    }
+}
+
+/// How a receiver echoes the CE marks it sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EcnFeedback {
+    /// RFC 3168 §6.1.3: ECE on every ACK from a CE mark until a CWR arrives (at most one
+    /// congestion signal per RTT).
+    Classic,
+    /// Per-CE feedback (RFC 8257 §3.2, ns-3.37's DctcpEcn mode): an ACK carries ECE exactly
+    /// when the segments it acknowledges were CE-marked; a delayed ACK is sent at once when
+    /// the CE state of arriving segments changes, so that no ACK covers both. Without ACK loss
+    /// the sender learns the mark of every segment, the information AccECN's counters give
+    /// (RFC 9331 §4.2 requires such feedback of L4S senders).
+    PerCe,
+}
+
+impl EcnFeedback {
+    /// Names as written in scenarios.
+    pub const NAMES: &'static [&'static str] = &["classic", "per_ce"];
+
+    /// The name as written in scenarios.
+    pub fn name(self) -> &'static str {
+        match self {
+            EcnFeedback::Classic => "classic",
+            EcnFeedback::PerCe => "per_ce",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "classic" => Some(EcnFeedback::Classic),
+            "per_ce" => Some(EcnFeedback::PerCe),
+            _ => None,
+        }
+    }
+}
+
 /// How RTT samples are taken and the retransmission timeout computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -289,6 +368,15 @@ pub struct TcpConfig {
     pub ecn: bool,
     /// The cumulative-ACK path's answer to ECN echoes: RFC 3168's or ns-2's.
     pub ecn_response: EcnResponse,
+    /// The ECN-capable codepoint of the packets sent, with `ecn`.
+    pub ect_codepoint: EctCodepoint,
+    /// How the receiver echoes CE marks, with `ecn`.
+    pub ecn_feedback: EcnFeedback,
+    /// DCTCP's estimation gain g (RFC 8257 §3.3 step 7; ns-3.37 DctcpShiftG).
+    pub dctcp_g: f64,
+    /// DCTCP's α before the first estimate (ns-3.37 DctcpAlphaOnInit, Linux
+    /// dctcp_alpha_on_init).
+    pub dctcp_alpha_init: f64,
     /// CUBIC scaling constant C (RFC 9438 §4.2).
     pub cubic_c: f64,
     /// CUBIC multiplicative decrease factor β_cubic (RFC 9438 §4.6).
@@ -312,7 +400,8 @@ impl TcpConfig {
     /// TcpCubic has none; its TcpFriendliness attribute came later), SACK, TcpPrrRecovery,
     /// limited transmit, timestamps, a SYN handshake (ConnTimeout 3 s, ConnCount 6),
     /// DataRetries 6, InitialCwnd 10, DelAckCount 2 / DelAckTimeout 200 ms, MinRto 1 s,
-    /// InitialEstimation 1 s, ClockGranularity 1 ms, ReTxThreshold 3, UseEcn off, RcvBufSize
+    /// InitialEstimation 1 s, ClockGranularity 1 ms, ReTxThreshold 3, UseEcn off (ECT(0) and
+    /// classic feedback when on), DCTCP's DctcpShiftG 1/16 and DctcpAlphaOnInit 1, RcvBufSize
     /// 131072 B, Cubic C 0.4, Beta 0.7, FastConvergence on, an RFC 6298 estimator, no burst
     /// limit; SegmentSize 948 B so that with 52 B of TCP/IP headers (timestamps included) a data
     /// packet is 1000 B at IP, as the BetaRED paper's M; a pure ACK is 52 B.
@@ -349,6 +438,10 @@ impl TcpConfig {
             dupack_threshold: 3,
             ecn: false,
             ecn_response: EcnResponse::Rfc3168,
+            ect_codepoint: EctCodepoint::Ect0,
+            ecn_feedback: EcnFeedback::Classic,
+            dctcp_g: 1.0 / 16.0,
+            dctcp_alpha_init: 1.0,
             cubic_c: 0.4,
             cubic_beta: 0.7,
             fast_convergence: true,
@@ -400,6 +493,10 @@ impl TcpConfig {
             dupack_threshold: 3,
             ecn: false,
             ecn_response: EcnResponse::Ns2,
+            ect_codepoint: EctCodepoint::Ect0,
+            ecn_feedback: EcnFeedback::Classic,
+            dctcp_g: 1.0 / 16.0,
+            dctcp_alpha_init: 1.0,
             cubic_c: 0.4,
             cubic_beta: 0.7,
             fast_convergence: true,
@@ -415,6 +512,17 @@ impl TcpConfig {
             "ns3" => Some(Self::ns3()),
             "ns2" => Some(Self::ns2()),
             _ => None,
+        }
+    }
+
+    /// The ECN field of control packets (SYN, SYN-ACK, pure ACKs): ECN-capable with per-CE
+    /// feedback, as ns-3.37's DctcpEcn mode sends every packet, so that a step-marking queue
+    /// marks them instead of dropping; Not-ECT otherwise (RFC 3168 §6.1.1 keeps them Not-ECT).
+    pub fn control_ecn_bits(&self) -> u8 {
+        if self.ecn && self.ecn_feedback == EcnFeedback::PerCe {
+            self.ect_codepoint.ecn().flag_bits()
+        } else {
+            0
         }
     }
 

@@ -1,9 +1,9 @@
 //! The TCP receiver: cumulative acknowledgements, an out-of-order buffer, SACK blocks
 //! (RFC 2018), the timestamp echo (RFC 7323 §4.3), delayed ACKs (RFC 5681 §4.2, RFC 1122
-//! §4.2.3.2, as ns-3.37's receiver decides them), ECN echo (RFC 3168 §6.1.3), and the answer
-//! to a SYN.
+//! §4.2.3.2, as ns-3.37's receiver decides them), ECN echo (RFC 3168 §6.1.3, or per CE mark
+//! as RFC 8257 §3.2 has DCTCP's receiver do it), and the answer to a SYN.
 
-use super::config::TcpConfig;
+use super::config::{EcnFeedback, TcpConfig};
 use super::sack_list::SackList;
 use crate::packet::{flags, Ecn, Packet, MAX_SACK_BLOCKS};
 use crate::time::ms_to_ns;
@@ -28,7 +28,8 @@ pub struct Receiver {
     unacked_pkts: u32,
     /// When the delayed-ACK timer expires, if running.
     delack_deadline_ns: Option<u64>,
-    /// Echo ECE on every ACK until a CWR arrives.
+    /// Echo ECE on the next ACK: classic feedback sets it on a CE mark until a CWR arrives;
+    /// per-CE feedback holds the CE state of the last ECN-capable segment.
     ece: bool,
     /// TS.Recent of RFC 7323: the timestamp to echo, ns.
     ts_recent_ns: u64,
@@ -69,7 +70,7 @@ impl Receiver {
             self.sender_node,
             cfg.ack_bytes + SYN_OPTION_BYTES,
             syn.sent_ns,
-            flags::SYN | flags::ACK,
+            flags::SYN | flags::ACK | cfg.control_ecn_bits(),
         );
         out.push(ack);
     }
@@ -87,13 +88,14 @@ impl Receiver {
 
     fn send_ack(&mut self, cfg: &TcpConfig, out: &mut Vec<Packet>) {
         // An ACK's timestamp field carries the echo TSecr = TS.Recent.
+        let f = flags::ACK | if self.ece { flags::ECE } else { 0 } | cfg.control_ecn_bits();
         let mut ack = Packet::data(
             self.flow,
             self.rcv_next,
             self.sender_node,
             cfg.ack_bytes,
             self.ts_recent_ns,
-            flags::ACK | if self.ece { flags::ECE } else { 0 },
+            f,
         );
         if cfg.sack {
             let room = if cfg.timestamps {
@@ -120,21 +122,26 @@ impl Receiver {
         cfg: &TcpConfig,
         out: &mut Vec<Packet>,
     ) -> u32 {
-        if pkt.has(flags::CWR) {
-            self.ece = false;
-        }
         let ce = pkt.ecn() == Ecn::Ce;
-        if ce {
-            self.ece = true;
+        let per_ce = cfg.ecn_feedback == EcnFeedback::PerCe;
+        if per_ce {
+            self.echo_per_ce(pkt.ecn(), cfg, out);
+        } else {
+            if pkt.has(flags::CWR) {
+                self.ece = false;
+            }
+            if ce {
+                self.ece = true;
+            }
         }
         // RFC 7323 §4.3: remember the timestamp of a segment at the left edge of the window
         // (seq ≤ Last.ACK.sent), so the echo covers the delay of a delayed ACK.
         if pkt.seq == self.rcv_next && pkt.seq <= self.last_ack_sent {
             self.ts_recent_ns = pkt.sent_ns;
         }
-        // ACK at once when ACKs are not delayed, on CE, out of order, duplicates, and when
-        // a hole is filled or remains (RFC 5681 §4.2).
-        let mut immediate = !cfg.delayed_ack || ce;
+        // ACK at once when ACKs are not delayed, on CE with classic feedback, out of order,
+        // duplicates, and when a hole is filled or remains (RFC 5681 §4.2).
+        let mut immediate = !cfg.delayed_ack || (ce && !per_ce);
         let before = self.rcv_next;
         if pkt.seq == self.rcv_next {
             immediate |= !self.out_of_order.is_empty();
@@ -160,6 +167,21 @@ impl Receiver {
             }
         }
         self.rcv_next - before
+    }
+
+    /// Per-CE feedback (RFC 8257 §3.2, ns-3.37 `TcpDctcp::CeState0to1`/`CeState1to0`): when an
+    /// ECN-capable segment's CE state differs from the one being echoed and a delayed ACK is
+    /// pending, that ACK goes out now with the old state, so that no ACK covers segments of
+    /// both states; the echo then follows the new segment. Not-ECT segments leave it as is.
+    fn echo_per_ce(&mut self, ecn: Ecn, cfg: &TcpConfig, out: &mut Vec<Packet>) {
+        if !ecn.is_capable() {
+            return;
+        }
+        let ce = ecn == Ecn::Ce;
+        if ce != self.ece && self.unacked_pkts > 0 {
+            self.send_ack(cfg, out);
+        }
+        self.ece = ce;
     }
 
     /// The delayed-ACK timer fired at `now_ns` (stale calls are ignored).

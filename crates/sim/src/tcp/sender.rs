@@ -13,7 +13,7 @@ use super::receiver::SYN_OPTION_BYTES;
 use super::rtt::RttEstimator;
 use super::sack1_state::Sack1State;
 use super::scoreboard::Scoreboard;
-use crate::packet::{flags, Ecn, Packet};
+use crate::packet::{flags, Packet};
 use crate::time::{ns_to_s, s_to_ns};
 
 /// Counters of one sender.
@@ -126,6 +126,8 @@ pub struct Sender {
     pub(super) sack1: Sack1State,
     /// Set CWR on the next data packet.
     pub(super) cwr_pending: bool,
+    /// The ACK being processed carries ECN-Echo (what congestion control is told).
+    pub(super) ack_ece: bool,
     pub(super) rtt: RttEstimator,
     /// When the retransmission (or SYN) timer expires, if running.
     pub(super) rto_deadline_ns: Option<u64>,
@@ -159,6 +161,7 @@ impl Sender {
             ecn_backoff: false,
             recovery_cwnd_pkts: f64::from(cfg.initial_cwnd_pkts),
             cwr_pending: false,
+            ack_ece: false,
             sack1: Sack1State::default(),
             rtt: RttEstimator::new(cfg),
             rto_deadline_ns: None,
@@ -253,7 +256,7 @@ impl Sender {
             self.dst_node,
             size,
             now_ns,
-            flags::SYN,
+            flags::SYN | cfg.control_ecn_bits(),
         ));
         let wait_s = cfg.conn_timeout_s * f64::from(1u32 << syns.min(30));
         self.rto_deadline_ns = Some(now_ns + s_to_ns(wait_s));
@@ -354,6 +357,7 @@ impl Sender {
             rtt_sample_s: sample_s,
             now_s: ns_to_s(now_ns),
             srtt_s: self.rtt.srtt_s(),
+            ece: self.ack_ece,
         }
     }
 
@@ -385,7 +389,11 @@ impl Sender {
             self.board.on_retransmit(seq, now_ns);
             self.stats.retransmits += 1;
         }
-        let mut f = if cfg.ecn { Ecn::Ect0.flag_bits() } else { 0 };
+        let mut f = if cfg.ecn {
+            cfg.ect_codepoint.ecn().flag_bits()
+        } else {
+            0
+        };
         if self.cwr_pending {
             f |= flags::CWR;
             self.cwr_pending = false;
@@ -428,6 +436,7 @@ impl Sender {
         if self.connection != Connection::Established || ack.seq > self.board.high() {
             return;
         }
+        self.ack_ece = cfg.ecn && ack.has(flags::ECE);
         match AckPath::of(cfg) {
             AckPath::Sack => self.on_ack_sack(ack, now_ns, cfg, out),
             AckPath::Sack1 => self.on_ack_sack1(ack, now_ns, cfg, out),

@@ -3,7 +3,7 @@
 //! IncreaseWindow, GetSsThresh, and the entry into the loss state). The sender and its
 //! recovery paths own cwnd and ssthresh; an algorithm only answers with new values.
 
-use crate::tcp::config::TcpConfig;
+use crate::tcp::config::{EcnFeedback, EctCodepoint, TcpConfig};
 
 /// What the sender knows when an ACK acknowledges new data.
 #[derive(Clone, Copy, Debug)]
@@ -21,6 +21,8 @@ pub struct AckedInfo {
     /// Smoothed RTT after this ACK, seconds (None before the first sample). CUBIC and
     /// HyStart take their delays from it, as ns-3.37 passes its latest RTT estimate.
     pub srtt_s: Option<f64>,
+    /// The ACK carried ECN-Echo (ns-3's ECN_ECE_RCVD state as PktsAcked reads it).
+    pub ece: bool,
 }
 
 impl AckedInfo {
@@ -35,8 +37,23 @@ impl AckedInfo {
             rtt_sample_s: None,
             now_s: 0.0,
             srtt_s: None,
+            ece: false,
         }
     }
+}
+
+/// What an algorithm needs of ECN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EcnUse {
+    /// Works with or without ECN, as the configuration says.
+    Optional,
+    /// Needs ECN with this feedback; the codepoint is its default.
+    Required {
+        /// The codepoint it sends unless the configuration says otherwise.
+        codepoint: EctCodepoint,
+        /// The feedback it reads.
+        feedback: EcnFeedback,
+    },
 }
 
 /// A congestion-control algorithm: its state between ACKs and its answers to the sender.
@@ -44,6 +61,10 @@ impl AckedInfo {
 /// refinements does (no early slow-start exit, cwnd = ssthresh after a cut, no growth on the
 /// ACK that ends fast recovery, nothing to reset at a timeout).
 pub trait Controller {
+    /// What the algorithm needs of ECN (the scenario reader turns ECN on for it and refuses
+    /// settings that contradict it).
+    const ECN_USE: EcnUse = EcnUse::Optional;
+
     /// The algorithm with its knobs taken from the configuration.
     fn new(cfg: &TcpConfig) -> Self
     where

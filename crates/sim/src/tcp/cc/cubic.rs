@@ -248,12 +248,10 @@ mod tests {
 
     fn ack(now_s: f64, acked_pkts: u32) -> AckedInfo {
         AckedInfo {
-            acked_pkts,
-            snd_una: 0,
-            snd_max: 0,
             rtt_sample_s: Some(0.1),
             now_s,
             srtt_s: Some(0.1),
+            ..AckedInfo::of_segments(acked_pkts)
         }
     }
 

@@ -1,5 +1,5 @@
 //! Congestion control: the [`Controller`] trait every algorithm implements, one file per
-//! algorithm (`reno.rs`, `cubic.rs` with `hystart.rs`, `bic.rs`, `hybla.rs`, `linux_reno.rs`,
+//! algorithm (`reno.rs`, `cubic.rs` with `hystart.rs`, `bic.rs`, `dctcp.rs`, `hybla.rs`, `linux_reno.rs`,
 //! `scalable.rs`), the names in `registry.rs`, and [`CongestionControl`], the enum a sender
 //! holds, with one variant per registered algorithm.
 //! The enum implements the trait by matching on its variant (no boxing, no virtual call); the
@@ -9,6 +9,7 @@
 pub mod bic;
 mod controller;
 pub mod cubic;
+pub mod dctcp;
 pub mod hybla;
 pub mod hystart;
 pub mod linux_reno;
@@ -16,7 +17,7 @@ pub mod registry;
 pub mod reno;
 pub mod scalable;
 
-pub use controller::{AckedInfo, Controller};
+pub use controller::{AckedInfo, Controller, EcnUse};
 
 use crate::tcp::config::TcpConfig;
 use registry::{congestion_controls, CcKind};
@@ -26,11 +27,20 @@ use registry::{congestion_controls, CcKind};
 /// methods are always inlined into the sender: with six algorithms the compiler stopped
 /// inlining them, and BetaRED scenario 2 ran 4–14 % slower under most AQMs (`make bench`).
 macro_rules! dispatch {
-    ($($(#[$doc:meta])* $variant:ident($algorithm:ty) = $name:literal,)*) => {
+    ($($(#[doc = $doc:literal])* $variant:ident($algorithm:ty) = $name:literal,)*) => {
         /// Congestion control of one flow: the algorithm its configuration names.
         #[derive(Clone, Debug)]
         pub enum CongestionControl {
-            $($(#[$doc])* $variant($algorithm),)*
+            $($(#[doc = $doc])* $variant($algorithm),)*
+        }
+
+        impl CcKind {
+            /// What the algorithm needs of ECN.
+            pub fn ecn_use(self) -> EcnUse {
+                match self {
+                    $(CcKind::$variant => <$algorithm as Controller>::ECN_USE,)*
+                }
+            }
         }
 
         impl Controller for CongestionControl {

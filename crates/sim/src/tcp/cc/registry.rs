@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 /// Hands every registered congestion control, as `Variant(module::Type) = "name",` after its
-/// doc comment, to the macro `$then`.
+/// doc comment (what it is and its source, which `aqmlab list` prints), to the macro `$then`.
 macro_rules! congestion_controls {
     ($then:ident) => {
         $then! {
@@ -23,6 +23,8 @@ macro_rules! congestion_controls {
             LinuxReno(linux_reno::LinuxReno) = "linux_reno",
             /// Scalable TCP (Kelly 2003; ns-3.37 TcpScalable).
             Scalable(scalable::Scalable) = "scalable",
+            /// DCTCP (RFC 8257; ns-3.37 TcpDctcp).
+            Dctcp(dctcp::Dctcp) = "dctcp",
         }
     };
 }
@@ -30,11 +32,11 @@ pub(super) use congestion_controls;
 
 /// Defines [`CcKind`] with one variant per registered algorithm, and its names.
 macro_rules! cc_kind {
-    ($($(#[$doc:meta])* $variant:ident($algorithm:ty) = $name:literal,)*) => {
+    ($($(#[doc = $doc:literal])* $variant:ident($algorithm:ty) = $name:literal,)*) => {
         /// Congestion-control algorithm, one variant per registered algorithm.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
         pub enum CcKind {
-            $($(#[$doc])* #[serde(rename = $name)] $variant,)*
+            $($(#[doc = $doc])* #[serde(rename = $name)] $variant,)*
         }
 
         impl CcKind {
@@ -45,6 +47,13 @@ macro_rules! cc_kind {
             pub fn name(self) -> &'static str {
                 match self {
                     $(CcKind::$variant => $name,)*
+                }
+            }
+
+            /// What the algorithm is and where it comes from: its registry line's doc comment.
+            pub fn source(self) -> &'static str {
+                match self {
+                    $(CcKind::$variant => concat!($($doc),*).trim(),)*
                 }
             }
 
@@ -71,5 +80,20 @@ mod tests {
             assert_eq!(CcKind::from_name(name).map(CcKind::name), Some(*name));
         }
         assert_eq!(CcKind::from_name(""), None);
+    }
+
+    #[test]
+    fn every_algorithm_names_its_source() {
+        assert_eq!(
+            CcKind::Dctcp.source(),
+            "DCTCP (RFC 8257; ns-3.37 TcpDctcp)."
+        );
+        for name in CcKind::NAMES {
+            let source = CcKind::from_name(name).unwrap().source();
+            assert!(
+                source.ends_with(").") && !source.starts_with(' '),
+                "{source}"
+            );
+        }
     }
 }
