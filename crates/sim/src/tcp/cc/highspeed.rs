@@ -12,7 +12,7 @@
 //! its last row a = 73 and b = 0.09.
 
 use super::controller::{AckedInfo, Controller};
-use super::reno::{ns3_slow_start, ns3_whole_segments};
+use super::reno::{ns3_increase_window_with, ns3_pay_from_counter, ns3_whole_segments};
 use crate::tcp::config::TcpConfig;
 
 /// RFC 3649 Appendix B: (largest window of the row, segments; a(w); b(w)).
@@ -110,20 +110,10 @@ impl HighSpeed {
     /// ns-3.37 `TcpHighSpeed::CongestionAvoidance` on `acked` segments: w += a(w)/w per
     /// segment (RFC 3649 §5), in whole segments.
     fn congestion_avoidance(&mut self, cwnd_pkts: f64, acked: u32) -> f64 {
-        let old = ns3_whole_segments(cwnd_pkts);
-        let mut seg_cwnd = old;
         if acked > 0 {
-            self.ack_cnt += acked * table_row(seg_cwnd).0;
+            self.ack_cnt += acked * table_row(ns3_whole_segments(cwnd_pkts)).0;
         }
-        while self.ack_cnt >= seg_cwnd {
-            self.ack_cnt -= seg_cwnd;
-            seg_cwnd += 1;
-        }
-        if seg_cwnd == old {
-            cwnd_pkts
-        } else {
-            f64::from(seg_cwnd)
-        }
+        ns3_pay_from_counter(&mut self.ack_cnt, cwnd_pkts)
     }
 }
 
@@ -134,12 +124,9 @@ impl Controller for HighSpeed {
 
     /// ns-3.37 `TcpNewReno::IncreaseWindow` with HighSpeed's congestion avoidance.
     fn increase_window(&mut self, info: &AckedInfo, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
-        let (cwnd, acked) = ns3_slow_start(cwnd_pkts, ssthresh_pkts, info.acked_pkts);
-        if cwnd >= ssthresh_pkts {
+        ns3_increase_window_with(cwnd_pkts, ssthresh_pkts, info.acked_pkts, |cwnd, acked| {
             self.congestion_avoidance(cwnd, acked)
-        } else {
-            cwnd
-        }
+        })
     }
 
     /// ns-3.37 `TcpHighSpeed::GetSsThresh`: max(2, ⌊(1 − b(w)) · w⌋), w the flight in

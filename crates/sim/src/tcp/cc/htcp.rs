@@ -21,7 +21,7 @@
 //! 1 s are ns-3.37's defaults.
 
 use super::controller::{AckedInfo, CongState, Controller};
-use super::reno::{ns3_slow_start, ns3_whole_bytes};
+use super::reno::{ns3_increase_window_with, ns3_whole_bytes};
 use super::rtt_round::NS3_TIME_MAX_S;
 use crate::tcp::config::TcpConfig;
 
@@ -129,12 +129,9 @@ impl Controller for Htcp {
 
     /// ns-3.37 `TcpNewReno::IncreaseWindow` with H-TCP's congestion avoidance.
     fn increase_window(&mut self, info: &AckedInfo, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
-        let (cwnd, acked) = ns3_slow_start(cwnd_pkts, ssthresh_pkts, info.acked_pkts);
-        if cwnd >= ssthresh_pkts {
+        ns3_increase_window_with(cwnd_pkts, ssthresh_pkts, info.acked_pkts, |cwnd, acked| {
             self.congestion_avoidance(cwnd, acked)
-        } else {
-            cwnd
-        }
+        })
     }
 
     /// ns-3.37 `TcpHtcp::GetSsThresh`: a new period with β · flight (at least 2 segments).

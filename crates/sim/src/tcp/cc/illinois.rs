@@ -16,7 +16,7 @@
 //! α_max 10, α_base 1, β_min 0.125, β_max 0.5, β_base 0.5, WinThresh 15, Theta 5.
 
 use super::controller::{AckedInfo, CongState, Controller};
-use super::reno::{ns3_slow_start, ns3_whole_bytes, ns3_whole_segments};
+use super::reno::{ns3_pay_from_counter, ns3_slow_start, ns3_whole_bytes};
 use crate::tcp::config::TcpConfig;
 use crate::time::s_to_ns;
 
@@ -152,21 +152,11 @@ impl Controller for Illinois {
         if cwnd_pkts < ssthresh_pkts {
             return ns3_slow_start(cwnd_pkts, ssthresh_pkts, info.acked_pkts).0;
         }
-        let old = ns3_whole_segments(cwnd_pkts);
-        let mut seg_cwnd = old;
         if info.acked_pkts > 0 {
             self.ack_cnt =
                 (f64::from(self.ack_cnt) + f64::from(info.acked_pkts) * self.alpha) as u32;
         }
-        while self.ack_cnt >= seg_cwnd {
-            self.ack_cnt -= seg_cwnd;
-            seg_cwnd += 1;
-        }
-        if seg_cwnd == old {
-            cwnd_pkts
-        } else {
-            f64::from(seg_cwnd)
-        }
+        ns3_pay_from_counter(&mut self.ack_cnt, cwnd_pkts)
     }
 
     /// ns-3.37 `TcpIllinois::GetSsThresh`: max(2, ⌊(1 − β) · flight⌋).

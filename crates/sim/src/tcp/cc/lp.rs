@@ -21,7 +21,9 @@
 //! ACK's PktsAcked, as ns-3 writes it there.
 
 use super::controller::{AckedInfo, Controller, WindowUpdate};
-use super::reno::{ns3_congestion_avoidance, ns3_slow_start, ns3_whole_bytes, ssthresh_after_loss};
+use super::reno::{
+    ns3_congestion_avoidance, ns3_increase_window_with, ns3_whole_bytes, ssthresh_after_loss,
+};
 use crate::tcp::config::TcpConfig;
 
 /// Inference time in RTTs (Kuzmanovic and Knightly §III-B; ns-3.37's factor 3).
@@ -134,12 +136,13 @@ impl Controller for Lp {
     /// ns-3.37 `TcpNewReno::IncreaseWindow` with TCP-LP's avoidance: none within the
     /// inference time.
     fn increase_window(&mut self, info: &AckedInfo, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
-        let (cwnd, acked) = ns3_slow_start(cwnd_pkts, ssthresh_pkts, info.acked_pkts);
-        if cwnd >= ssthresh_pkts && !self.within_inference {
-            ns3_congestion_avoidance(cwnd, acked, self.segment_bytes)
-        } else {
-            cwnd
-        }
+        ns3_increase_window_with(cwnd_pkts, ssthresh_pkts, info.acked_pkts, |cwnd, acked| {
+            if self.within_inference {
+                cwnd
+            } else {
+                ns3_congestion_avoidance(cwnd, acked, self.segment_bytes)
+            }
+        })
     }
 
     fn ssthresh_after_congestion(&mut self, _cwnd_pkts: f64, flight_pkts: u32) -> f64 {

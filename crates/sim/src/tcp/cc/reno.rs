@@ -101,11 +101,41 @@ pub fn ns3_increase_window(
     acked_pkts: u32,
     segment_bytes: u32,
 ) -> f64 {
+    ns3_increase_window_with(cwnd_pkts, ssthresh_pkts, acked_pkts, |cwnd, acked| {
+        ns3_congestion_avoidance(cwnd, acked, segment_bytes)
+    })
+}
+
+/// ns-3.37 `TcpNewReno::IncreaseWindow` with an algorithm's own congestion avoidance
+/// (`avoidance(cwnd, segments left)`), as the algorithms built on `TcpNewReno` override it.
+pub fn ns3_increase_window_with(
+    cwnd_pkts: f64,
+    ssthresh_pkts: f64,
+    acked_pkts: u32,
+    avoidance: impl FnOnce(f64, u32) -> f64,
+) -> f64 {
     let (cwnd, acked) = ns3_slow_start(cwnd_pkts, ssthresh_pkts, acked_pkts);
     if cwnd >= ssthresh_pkts {
-        ns3_congestion_avoidance(cwnd, acked, segment_bytes)
+        avoidance(cwnd, acked)
     } else {
         cwnd
+    }
+}
+
+/// Growth in whole segments from a counter of weighted segments acknowledged, as ns-3.37's
+/// HighSpeed and Illinois count: every ⌊cwnd⌋ in `ack_cnt` (the window reached so far) pays
+/// for one segment. Returns cwnd, unchanged when nothing was paid for.
+pub fn ns3_pay_from_counter(ack_cnt: &mut u32, cwnd_pkts: f64) -> f64 {
+    let old = ns3_whole_segments(cwnd_pkts);
+    let mut seg_cwnd = old;
+    while *ack_cnt >= seg_cwnd {
+        *ack_cnt -= seg_cwnd;
+        seg_cwnd += 1;
+    }
+    if seg_cwnd == old {
+        cwnd_pkts
+    } else {
+        f64::from(seg_cwnd)
     }
 }
 
@@ -170,6 +200,10 @@ mod tests {
         let cwnd = ns3_increase_window(9.0, 10.0, 2, 1448);
         assert!((cwnd - (10.0 + 144.0 / 1448.0)).abs() < 1e-12);
         assert_eq!(ns3_whole_segments(9.999_999_9), 10);
+        let mut count = 25;
+        assert_eq!(ns3_pay_from_counter(&mut count, 10.5), 12.0);
+        assert_eq!(count, 4);
+        assert_eq!(ns3_pay_from_counter(&mut count, 10.5), 10.5);
         assert_eq!(ns3_whole_bytes(1.5, 1000), 1500.0);
     }
 }

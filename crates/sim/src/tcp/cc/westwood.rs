@@ -66,9 +66,7 @@ impl Controller for WestwoodPlus {
     /// ns-3.37 `TcpWestwood::PktsAcked`: count the segments; start a sample period if none
     /// runs.
     fn on_pkts_acked(&mut self, info: &AckedInfo, _cwnd: f64, _ssthresh: f64) -> Option<f64> {
-        let Some(rtt_s) = info.rtt_sample_s else {
-            return None;
-        };
+        let rtt_s = info.rtt_sample_s?;
         self.min_rtt_s = self.min_rtt_s.min(rtt_s);
         self.acked_segments += info.acked_pkts;
         if self.due.is_none() {
