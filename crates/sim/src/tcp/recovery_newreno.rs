@@ -122,15 +122,13 @@ impl Sender {
                 // window to ssthresh (RFC 5681 §3.2 step 6, as ns-2's Agent/TCP/Reno does);
                 // NewReno on a full acknowledgement, at the window reduced at the entry
                 // (RFC 6582 §3.2 step 3, option 2) or what partial ACKs left of it.
-                self.state = CongState::Open;
+                self.set_state(CongState::Open);
                 self.dupacks = 0;
                 self.cwnd_pkts = self.recovery_cwnd_pkts;
                 if may_grow && self.cc.grows_on_recovery_exit() {
                     // ns-2 opens the window on every ACK of new data, this one included.
                     let info = self.acked_info(acked, sample_s, now_ns);
-                    self.cwnd_pkts =
-                        self.cc
-                            .increase_window(&info, self.cwnd_pkts, self.ssthresh_pkts);
+                    self.grow_window(&info);
                 }
             } else {
                 // Partial acknowledgement: retransmit the next hole and deflate the window.
@@ -139,14 +137,12 @@ impl Sender {
                 self.deflate_on_partial_ack(acked, cfg);
             }
         } else {
-            self.state = CongState::Open;
+            self.set_state(CongState::Open);
             self.dupacks = 0;
             let info = self.acked_info(acked, sample_s, now_ns);
             self.pkts_acked(&info);
             if may_grow {
-                self.cwnd_pkts = self
-                    .cc
-                    .increase_window(&info, self.cwnd_pkts, self.ssthresh_pkts);
+                self.grow_window(&info);
             }
         }
         // RFC 6298 (5.2)/(5.3): stop the timer when all is acknowledged, else restart it; ns-2
@@ -199,7 +195,7 @@ impl Sender {
             // a second cut (RFC 3168 §6.1.2; ns-2's dupack_action after CWND_ACTION_ECN).
             self.fast_retransmit(self.cwnd_pkts, ackno, now_ns, cfg, out);
         } else {
-            self.state = CongState::Disorder;
+            self.set_state(CongState::Disorder);
         }
     }
 
@@ -238,7 +234,7 @@ impl Sender {
         self.stats.fast_recoveries += 1;
         self.last_cut_ecn = false;
         self.first_partial_ack = true;
-        self.state = CongState::Recovery;
+        self.set_state(CongState::Recovery);
         self.recovery_cwnd_pkts = base_pkts;
         self.transmit(ackno, now_ns, cfg, out);
         if cfg.fast_retransmit_restarts_timer {
@@ -284,7 +280,9 @@ impl Sender {
         self.last_cut_ecn = false;
         self.cc.on_timeout();
         self.cwnd_pkts = 1.0;
-        self.state = CongState::Open;
+        // Without a loss state here (ns-2), congestion control sees one begin and end at once.
+        self.set_state(CongState::Loss);
+        self.set_state(CongState::Open);
         self.dupacks = 0;
         self.recover = self.board.high();
         self.recover_active = true;

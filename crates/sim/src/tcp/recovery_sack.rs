@@ -110,7 +110,7 @@ impl Sender {
         };
         let delivered = acked.newly_delivered + newly_sacked;
         if self.state == CongState::Cwr && ackno > self.recover {
-            self.state = CongState::Open;
+            self.set_state(CongState::Open);
             self.cwnd_pkts = self.ssthresh_pkts;
         }
         if cfg.ecn && ackno > old_una && ack.has(flags::ECE) && self.ecn_recover < ackno {
@@ -155,9 +155,7 @@ impl Sender {
             CongState::Loss if ackno < self.recover => {
                 let info = self.acked_info(segs, sample_s, now_ns);
                 self.pkts_acked(&info);
-                self.cwnd_pkts = self
-                    .cc
-                    .increase_window(&info, self.cwnd_pkts, self.ssthresh_pkts);
+                self.grow_window(&info);
                 self.new_ack(true, now_ns);
             }
             CongState::Cwr => {
@@ -179,7 +177,7 @@ impl Sender {
                             self.pkts_acked(&info);
                         }
                         if !is_dup {
-                            self.state = CongState::Open;
+                            self.set_state(CongState::Open);
                         }
                     }
                     CongState::Recovery => {
@@ -188,7 +186,7 @@ impl Sender {
                         self.first_partial_ack = true;
                         let info = self.acked_info(segs, sample_s, now_ns);
                         self.pkts_acked(&info);
-                        self.state = CongState::Open;
+                        self.set_state(CongState::Open);
                         self.dupacks = 0;
                         self.cwnd_pkts = self.ssthresh_pkts;
                     }
@@ -199,7 +197,7 @@ impl Sender {
                         segs = ackno - self.recover;
                         let info = self.acked_info(segs, sample_s, now_ns);
                         self.pkts_acked(&info);
-                        self.state = CongState::Open;
+                        self.set_state(CongState::Open);
                     }
                 }
                 if ackno >= self.recover {
@@ -207,9 +205,7 @@ impl Sender {
                 }
                 if self.state == CongState::Open {
                     let info = self.acked_info(segs, sample_s, now_ns);
-                    self.cwnd_pkts =
-                        self.cc
-                            .increase_window(&info, self.cwnd_pkts, self.ssthresh_pkts);
+                    self.grow_window(&info);
                 }
                 self.new_ack(true, now_ns);
             }
@@ -230,7 +226,7 @@ impl Sender {
             _ => {
                 self.dupacks += 1;
                 if self.state == CongState::Open {
-                    self.state = CongState::Disorder;
+                    self.set_state(CongState::Disorder);
                 }
                 let una = self.board.una();
                 let may_start = una >= self.recover || !self.recover_active;
@@ -257,7 +253,7 @@ impl Sender {
         }
         self.recover = self.board.high();
         self.recover_active = true;
-        self.state = CongState::Recovery;
+        self.set_state(CongState::Recovery);
         self.stats.fast_recoveries += 1;
         let pipe = self.board.pipe();
         self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, pipe);
@@ -275,7 +271,7 @@ impl Sender {
         let pipe = self.board.pipe();
         self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, pipe);
         self.recover = self.board.high();
-        self.state = CongState::Cwr;
+        self.set_state(CongState::Cwr);
         self.prr = Prr::enter(u64::from(self.board.outstanding()) * Self::segment_bytes(cfg));
         self.recovery_window(delivered, false, cfg);
         self.cwr_pending = true;
@@ -312,7 +308,7 @@ impl Sender {
                 .ssthresh_after_congestion(self.cwnd_pkts, pipe_before);
         }
         self.cc.on_timeout();
-        self.state = CongState::Loss;
+        self.set_state(CongState::Loss);
         self.cwnd_pkts = 1.0;
         self.try_send(now_ns, cfg, out);
     }

@@ -77,7 +77,7 @@ impl Sender {
                 if self.dupacks == cfg.dupack_threshold {
                     self.on_third_duplicate_sack1(ackno, now_ns, cfg, out);
                 } else if self.dupacks < cfg.dupack_threshold {
-                    self.state = CongState::Disorder;
+                    self.set_state(CongState::Disorder);
                 }
             }
             return;
@@ -90,7 +90,7 @@ impl Sender {
                 self.sample_rtt(ack, ackno, now_ns, false, cfg);
                 self.acknowledge_sack1(ackno, cfg);
             }
-            self.state = CongState::Open;
+            self.set_state(CongState::Open);
             self.recover_active = false;
             self.dupacks = 0;
             self.board.forget_sacks();
@@ -137,7 +137,7 @@ impl Sender {
         }
         self.stats.fast_recoveries += 1;
         self.last_cut_ecn = false;
-        self.state = CongState::Recovery;
+        self.set_state(CongState::Recovery);
         self.recovery_cwnd_pkts = self.cwnd_pkts;
         // The duplicates say that `dupack_threshold` segments have left the network.
         self.sack1.pipe_pkts =

@@ -6,6 +6,7 @@
 //! ([`super::recovery_sack1`]) or the cumulative-ACK path ([`super::recovery_newreno`],
 //! NewReno or classic Reno).
 
+pub use super::cc::CongState;
 use super::cc::{AckedInfo, CongestionControl, Controller};
 use super::config::{RecoveryKind, TcpConfig};
 use super::prr::Prr;
@@ -57,21 +58,6 @@ impl AckPath {
             (false, _) => AckPath::Cumulative,
         }
     }
-}
-
-/// The congestion state of the sender (ns-3's TcpCongState_t, Linux's ca_state).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CongState {
-    /// No loss suspected.
-    Open,
-    /// Duplicate ACKs or SACKs seen, fewer than needed to declare a loss.
-    Disorder,
-    /// Fast recovery after a fast retransmit.
-    Recovery,
-    /// After a retransmission timeout, until `recover` is acknowledged.
-    Loss,
-    /// Window reduction after an ECN echo, until `recover` is acknowledged.
-    Cwr,
 }
 
 /// Where the connection stands.
@@ -370,6 +356,37 @@ impl Sender {
         {
             self.ssthresh_pkts = ssthresh;
         }
+        self.apply_window_update();
+    }
+
+    /// Window growth on an ACK of new data (ns-3's IncreaseWindow), with any ssthresh the
+    /// algorithm set while growing.
+    pub(super) fn grow_window(&mut self, info: &AckedInfo) {
+        self.cwnd_pkts = self
+            .cc
+            .increase_window(info, self.cwnd_pkts, self.ssthresh_pkts);
+        self.apply_window_update();
+    }
+
+    fn apply_window_update(&mut self) {
+        let update = self.cc.take_window_update();
+        if let Some(cwnd) = update.cwnd_pkts {
+            self.cwnd_pkts = cwnd;
+        }
+        if let Some(ssthresh) = update.ssthresh_pkts {
+            self.ssthresh_pkts = ssthresh;
+        }
+    }
+
+    /// Enter congestion state `state`, telling congestion control of a change (ns-3's
+    /// CongestionStateSet), except into CWR or from CWR back to Open, where ns-3.37 does not.
+    pub(super) fn set_state(&mut self, state: CongState) {
+        let silent =
+            state == CongState::Cwr || (self.state == CongState::Cwr && state == CongState::Open);
+        if state != self.state && !silent {
+            self.cc.on_state_change(state, self.board.high());
+        }
+        self.state = state;
     }
 
     /// Put segment `seq` on the wire: a retransmission when it was sent before.
@@ -429,6 +446,7 @@ impl Sender {
 
     /// React to an acknowledgement (a SYN-ACK included).
     pub fn on_ack(&mut self, ack: &Packet, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
+        self.cc.at_time(ns_to_s(now_ns));
         if ack.has(flags::SYN) {
             self.on_syn_ack(ack, now_ns, cfg, out);
             return;
@@ -452,6 +470,7 @@ impl Sender {
             _ => return,
         }
         self.rto_deadline_ns = None;
+        self.cc.at_time(ns_to_s(now_ns));
         match self.connection {
             Connection::SynSent { syns, .. } if syns >= cfg.conn_retries => self.abort(),
             Connection::SynSent { .. } => {

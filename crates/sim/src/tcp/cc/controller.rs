@@ -1,9 +1,36 @@
 //! The interface every congestion-control algorithm implements, with the operations called at
 //! the points where ns-3.37's TcpSocketBase calls its congestion operations (PktsAcked,
-//! IncreaseWindow, GetSsThresh, and the entry into the loss state). The sender and its
-//! recovery paths own cwnd and ssthresh; an algorithm only answers with new values.
+//! IncreaseWindow, GetSsThresh, CongestionStateSet and the entry into the loss state). The
+//! sender and its recovery paths own cwnd and ssthresh; an algorithm answers with new values,
+//! and says through [`Controller::take_window_update`] where ns-3's algorithm writes the
+//! socket's window itself.
 
 use crate::tcp::config::{EcnFeedback, EctCodepoint, TcpConfig};
+
+/// The congestion state of the sender (ns-3's TcpCongState_t, Linux's ca_state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CongState {
+    /// No loss suspected.
+    Open,
+    /// Duplicate ACKs or SACKs seen, fewer than needed to declare a loss.
+    Disorder,
+    /// Fast recovery after a fast retransmit.
+    Recovery,
+    /// After a retransmission timeout, until `recover` is acknowledged.
+    Loss,
+    /// Window reduction after an ECN echo, until `recover` is acknowledged.
+    Cwr,
+}
+
+/// cwnd or ssthresh an algorithm set itself while handling an ACK, beyond the value its method
+/// returned (segments; None: unchanged).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WindowUpdate {
+    /// New congestion window.
+    pub cwnd_pkts: Option<f64>,
+    /// New slow-start threshold.
+    pub ssthresh_pkts: Option<f64>,
+}
 
 /// What the sender knows when an ACK acknowledges new data.
 #[derive(Clone, Copy, Debug)]
@@ -105,4 +132,20 @@ pub trait Controller {
     /// `ssthresh_after_congestion` for the same timeout, as ns-3.37 reduces ssthresh before it
     /// enters the loss state.
     fn on_timeout(&mut self) {}
+
+    /// The sender starts handling an ACK or a timer expiry at `now_s` seconds (what ns-3's
+    /// algorithms read as Simulator::Now() in any of their operations).
+    fn at_time(&mut self, _now_s: f64) {}
+
+    /// The sender's congestion state became `state` (ns-3's CongestionStateSet, called before
+    /// the state is written); `snd_max` is one past the highest segment sent. Not called for
+    /// entering or leaving CWR to Open, as ns-3.37 does not call it there.
+    fn on_state_change(&mut self, _state: CongState, _snd_max: u32) {}
+
+    /// cwnd or ssthresh the last `on_pkts_acked` or `increase_window` set beyond its return
+    /// value, taken once (ns-3.37's algorithms write the socket's window directly: Vegas,
+    /// YeAH and LEDBAT lower ssthresh while they grow cwnd, TCP-LP cuts cwnd on an ACK).
+    fn take_window_update(&mut self) -> WindowUpdate {
+        WindowUpdate::default()
+    }
 }

@@ -1,6 +1,8 @@
 //! Congestion control: the [`Controller`] trait every algorithm implements, one file per
-//! algorithm (`reno.rs`, `cubic.rs` with `hystart.rs`, `bic.rs`, `dctcp.rs`, `hybla.rs`, `linux_reno.rs`,
-//! `scalable.rs`), the names in `registry.rs`, and [`CongestionControl`], the enum a sender
+//! algorithm (`reno.rs`, `cubic.rs` with `hystart.rs`, `bic.rs`, `dctcp.rs`, `hybla.rs`,
+//! `linux_reno.rs`, `scalable.rs`, `highspeed.rs`, `htcp.rs`, `illinois.rs`, `ledbat.rs`, `lp.rs`,
+//! `vegas.rs`, `veno.rs`, `westwood.rs`, `yeah.rs`; `rtt_round.rs` holds what Vegas, Veno and
+//! YeAH share), the names in `registry.rs`, and [`CongestionControl`], the enum a sender
 //! holds, with one variant per registered algorithm.
 //! The enum implements the trait by matching on its variant (no boxing, no virtual call); the
 //! enum, its construction from [`CcKind`] and every method's match are generated from the
@@ -10,14 +12,24 @@ pub mod bic;
 mod controller;
 pub mod cubic;
 pub mod dctcp;
+pub mod highspeed;
+pub mod htcp;
 pub mod hybla;
 pub mod hystart;
+pub mod illinois;
+pub mod ledbat;
 pub mod linux_reno;
+pub mod lp;
 pub mod registry;
 pub mod reno;
+pub mod rtt_round;
 pub mod scalable;
+pub mod vegas;
+pub mod veno;
+pub mod westwood;
+pub mod yeah;
 
-pub use controller::{AckedInfo, Controller, EcnUse};
+pub use controller::{AckedInfo, CongState, Controller, EcnUse, WindowUpdate};
 
 use crate::tcp::config::TcpConfig;
 use registry::{congestion_controls, CcKind};
@@ -107,6 +119,27 @@ macro_rules! dispatch {
             fn on_timeout(&mut self) {
                 match self {
                     $(CongestionControl::$variant(c) => c.on_timeout(),)*
+                }
+            }
+
+            #[inline(always)]
+            fn at_time(&mut self, now_s: f64) {
+                match self {
+                    $(CongestionControl::$variant(c) => c.at_time(now_s),)*
+                }
+            }
+
+            #[inline(always)]
+            fn on_state_change(&mut self, state: CongState, snd_max: u32) {
+                match self {
+                    $(CongestionControl::$variant(c) => c.on_state_change(state, snd_max),)*
+                }
+            }
+
+            #[inline(always)]
+            fn take_window_update(&mut self) -> WindowUpdate {
+                match self {
+                    $(CongestionControl::$variant(c) => c.take_window_update(),)*
                 }
             }
         }

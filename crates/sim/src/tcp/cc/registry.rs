@@ -25,6 +25,24 @@ macro_rules! congestion_controls {
             Scalable(scalable::Scalable) = "scalable",
             /// DCTCP (RFC 8257; ns-3.37 TcpDctcp).
             Dctcp(dctcp::Dctcp) = "dctcp",
+            /// HighSpeed TCP (RFC 3649; ns-3.37 TcpHighSpeed).
+            HighSpeed(highspeed::HighSpeed) = "highspeed",
+            /// H-TCP (Leith and Shorten 2004; ns-3.37 TcpHtcp).
+            Htcp(htcp::Htcp) = "htcp",
+            /// TCP-Illinois (Liu, Başar and Srikant 2008; ns-3.37 TcpIllinois).
+            Illinois(illinois::Illinois) = "illinois",
+            /// LEDBAT (RFC 6817; ns-3.37 TcpLedbat).
+            Ledbat(ledbat::Ledbat) = "ledbat",
+            /// TCP-LP (Kuzmanovic and Knightly 2006; ns-3.37 TcpLp).
+            Lp(lp::Lp) = "lp",
+            /// TCP Vegas (Brakmo and Peterson 1995; ns-3.37 TcpVegas).
+            Vegas(vegas::Vegas) = "vegas",
+            /// TCP Veno (Fu and Liew 2003; ns-3.37 TcpVeno).
+            Veno(veno::Veno) = "veno",
+            /// TCP Westwood+ (Grieco and Mascolo 2004; ns-3.37 TcpWestwood, WestwoodPlus).
+            WestwoodPlus(westwood::WestwoodPlus) = "westwood_plus",
+            /// YeAH-TCP (Baiocchi, Castellani and Vacirca 2007; ns-3.37 TcpYeah).
+            Yeah(yeah::Yeah) = "yeah",
         }
     };
 }

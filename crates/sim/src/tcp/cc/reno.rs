@@ -82,8 +82,80 @@ pub fn ns3_slow_start(cwnd_pkts: f64, ssthresh_pkts: f64, acked_pkts: u32) -> (f
     }
 }
 
-/// ssthresh after a congestion event: max(FlightSize/2, 2) (RFC 5681 eq. (4)).
-fn ssthresh_after_loss(flight_pkts: u32) -> f64 {
+/// ns-3.37 `TcpNewReno::CongestionAvoidance`: an ACK of new data adds max(1, SMSS²/cwnd)
+/// bytes, truncated to whole bytes, whatever number of segments it acknowledges.
+pub fn ns3_congestion_avoidance(cwnd_pkts: f64, acked_pkts: u32, segment_bytes: u32) -> f64 {
+    if acked_pkts == 0 {
+        return cwnd_pkts;
+    }
+    let mss = f64::from(segment_bytes);
+    let adder_bytes = (mss * mss / (cwnd_pkts * mss)).max(1.0).floor();
+    cwnd_pkts + adder_bytes / mss
+}
+
+/// ns-3.37 `TcpNewReno::IncreaseWindow`: slow start, then, at or above ssthresh, congestion
+/// avoidance on the segments left.
+pub fn ns3_increase_window(
+    cwnd_pkts: f64,
+    ssthresh_pkts: f64,
+    acked_pkts: u32,
+    segment_bytes: u32,
+) -> f64 {
+    ns3_increase_window_with(cwnd_pkts, ssthresh_pkts, acked_pkts, |cwnd, acked| {
+        ns3_congestion_avoidance(cwnd, acked, segment_bytes)
+    })
+}
+
+/// ns-3.37 `TcpNewReno::IncreaseWindow` with an algorithm's own congestion avoidance
+/// (`avoidance(cwnd, segments left)`), as the algorithms built on `TcpNewReno` override it.
+pub fn ns3_increase_window_with(
+    cwnd_pkts: f64,
+    ssthresh_pkts: f64,
+    acked_pkts: u32,
+    avoidance: impl FnOnce(f64, u32) -> f64,
+) -> f64 {
+    let (cwnd, acked) = ns3_slow_start(cwnd_pkts, ssthresh_pkts, acked_pkts);
+    if cwnd >= ssthresh_pkts {
+        avoidance(cwnd, acked)
+    } else {
+        cwnd
+    }
+}
+
+/// Growth in whole segments from a counter of weighted segments acknowledged, as ns-3.37's
+/// HighSpeed and Illinois count: every ⌊cwnd⌋ in `ack_cnt` (the window reached so far) pays
+/// for one segment. Returns cwnd, unchanged when nothing was paid for.
+pub fn ns3_pay_from_counter(ack_cnt: &mut u32, cwnd_pkts: f64) -> f64 {
+    let old = ns3_whole_segments(cwnd_pkts);
+    let mut seg_cwnd = old;
+    while *ack_cnt >= seg_cwnd {
+        *ack_cnt -= seg_cwnd;
+        seg_cwnd += 1;
+    }
+    if seg_cwnd == old {
+        cwnd_pkts
+    } else {
+        f64::from(seg_cwnd)
+    }
+}
+
+/// A window this close below a whole number of segments counts as that number (rounding noise
+/// of the byte ↔ segment conversions, far below one byte).
+const WHOLE_SEGMENT_SLACK_PKTS: f64 = 1e-6;
+
+/// ns-3.37 `GetCwndInSegments`: whole segments in a window, at least one.
+pub fn ns3_whole_segments(cwnd_pkts: f64) -> u32 {
+    ((cwnd_pkts + WHOLE_SEGMENT_SLACK_PKTS).floor() as u32).max(1)
+}
+
+/// A window in whole bytes, as ns-3.37 holds cwnd.
+pub fn ns3_whole_bytes(cwnd_pkts: f64, segment_bytes: u32) -> f64 {
+    (cwnd_pkts * f64::from(segment_bytes) + WHOLE_SEGMENT_SLACK_PKTS).floor()
+}
+
+/// ssthresh after a congestion event: max(FlightSize/2, 2) (RFC 5681 eq. (4); ns-3.37
+/// `TcpNewReno::GetSsThresh`).
+pub fn ssthresh_after_loss(flight_pkts: u32) -> f64 {
     (f64::from(flight_pkts) / 2.0).max(2.0)
 }
 
@@ -116,5 +188,22 @@ mod tests {
         // The ACK that crosses ssthresh is still slow start.
         assert_eq!(increase_window(63.0, 64.0, 2), 65.0);
         assert!((increase_window(64.0, 64.0, 2) - (64.0 + 2.0 / 64.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn ns3_avoidance_adds_whole_bytes_per_ack() {
+        // 1448-byte segments, cwnd 10 segments: 1448²/14480 = 144.8 → 144 bytes per ACK.
+        let cwnd = ns3_congestion_avoidance(10.0, 2, 1448);
+        assert!((cwnd - (10.0 + 144.0 / 1448.0)).abs() < 1e-12);
+        assert_eq!(ns3_congestion_avoidance(10.0, 0, 1448), 10.0);
+        // Slow start adds one segment; the rest of the ACK goes to avoidance at ssthresh.
+        let cwnd = ns3_increase_window(9.0, 10.0, 2, 1448);
+        assert!((cwnd - (10.0 + 144.0 / 1448.0)).abs() < 1e-12);
+        assert_eq!(ns3_whole_segments(9.999_999_9), 10);
+        let mut count = 25;
+        assert_eq!(ns3_pay_from_counter(&mut count, 10.5), 12.0);
+        assert_eq!(count, 4);
+        assert_eq!(ns3_pay_from_counter(&mut count, 10.5), 10.5);
+        assert_eq!(ns3_whole_bytes(1.5, 1000), 1500.0);
     }
 }

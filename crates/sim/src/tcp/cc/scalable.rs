@@ -19,20 +19,36 @@ const AI_FACTOR: u32 = 50;
 /// ns-3.37 `TcpScalable::MDFactor`: the share of the window given up on congestion.
 const MD_FACTOR: f64 = 0.125;
 
-/// Scalable TCP's state: segments acknowledged since the last increase.
-#[derive(Clone, Copy, Debug, Default)]
+/// Scalable TCP's state: segments acknowledged since the last increase, and its AIFactor.
+#[derive(Clone, Copy, Debug)]
 pub struct Scalable {
     ack_cnt: u32,
+    ai_factor: u32,
+}
+
+impl Default for Scalable {
+    fn default() -> Self {
+        Scalable::with_ai_factor(AI_FACTOR)
+    }
 }
 
 impl Scalable {
+    /// Scalable TCP adding a segment per min(cwnd, `ai_factor`) acknowledged (YeAH's fast
+    /// mode runs it with its own factor).
+    pub fn with_ai_factor(ai_factor: u32) -> Self {
+        Scalable {
+            ack_cnt: 0,
+            ai_factor,
+        }
+    }
+
     /// ns-3.37 `TcpScalable::CongestionAvoidance` on `acked` segments: a pending increase
     /// first (the count reached w on an earlier ACK), then this ACK's segments, w at a time.
     /// cwnd in whole segments, as ns-3 writes it back.
     fn congestion_avoidance(&mut self, cwnd_pkts: f64, acked: u32) -> f64 {
         let old = (cwnd_pkts as u32).max(1);
         let mut seg_cwnd = old;
-        let w = seg_cwnd.min(AI_FACTOR);
+        let w = seg_cwnd.min(self.ai_factor);
         if self.ack_cnt >= w {
             self.ack_cnt = 0;
             seg_cwnd += 1;
