@@ -60,11 +60,31 @@ ADDED = {
         "collisions",
         "overlimit_drops",
         "ce_threshold_marks",
+        "l_arrivals",
+        "l_marks",
+        "l_step_marks",
+        "l_drops",
+        "l_sojourn_mean_ms",
+        "l_sojourn_p99_ms",
+        "c_arrivals",
+        "c_marks",
+        "c_drops",
+        "c_sojourn_mean_ms",
+        "c_sojourn_p99_ms",
     ),
-    "queue_tables": ("tbf", "prio", "cobalt", "fq_codel", "fq_pie", "fq_cobalt", "cake"),
+    "queue_tables": (
+        "tbf",
+        "prio",
+        "cobalt",
+        "fq_codel",
+        "fq_pie",
+        "fq_cobalt",
+        "cake",
+        "dualpi2",
+    ),
 }
-"""The latency probes' table and summary columns, the flow-queueing counters of the per-port
-table (docs/metrics.md), and the tables of `[queue]` added since (the token-bucket shaper's,
+"""The latency probes' table and summary columns, the flow-queueing and dual-queue counters of
+the per-port table (docs/metrics.md), and the tables of `[queue]` added since (the token-bucket shaper's,
 the priority bands' and the new AQMs', which the resolved scenario text lists), added after
 the digests."""
 

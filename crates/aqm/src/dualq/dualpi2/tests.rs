@@ -143,16 +143,14 @@ fn bad_values_name_the_field() {
         coupling_factor: 0.0,
         ..DualPi2Params::default()
     })
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert_eq!(e.field, "coupling_factor");
     let e = Pi2::new(DualPi2Params {
         ramp_range_ms: 1.0,
         step_thresh_pkts: 3,
         ..DualPi2Params::default()
     })
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert_eq!(e.field, "ramp_range_ms");
     let e = DualPi2Params::default()
         .build(LinkContext {

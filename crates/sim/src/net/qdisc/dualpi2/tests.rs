@@ -6,6 +6,7 @@ use super::*;
 use crate::metrics::counts::PacketCounts;
 use crate::metrics::port_stats::PortStats;
 use crate::metrics::window::Window;
+use aqm::Rng;
 use proptest::prelude::*;
 
 /// DualPI2, its port's counters, and the packets it took in and sent out.
