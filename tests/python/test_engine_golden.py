@@ -60,15 +60,35 @@ ADDED = {
         "collisions",
         "overlimit_drops",
         "ce_threshold_marks",
+        "l_arrivals",
+        "l_marks",
+        "l_step_marks",
+        "l_drops",
+        "l_sojourn_mean_ms",
+        "l_sojourn_p99_ms",
+        "c_arrivals",
+        "c_marks",
+        "c_drops",
+        "c_sojourn_mean_ms",
+        "c_sojourn_p99_ms",
     ),
-    "queue_tables": ("tbf", "prio", "cobalt", "fq_codel", "fq_pie", "fq_cobalt", "cake", "step"),
+    "queue_tables": (
+        "tbf",
+        "prio",
+        "cobalt",
+        "fq_codel",
+        "fq_pie",
+        "fq_cobalt",
+        "cake",
+        "dualpi2",
+        "step",
+    ),
     "tcp_keys": ("ect_codepoint", "ecn_feedback", "dctcp_g", "dctcp_alpha_init"),
 }
-"""The latency probes' table and summary columns, the flow-queueing counters of the per-port
-table (docs/metrics.md), and the tables of `[queue]` added since (the token-bucket shaper's,
-the priority bands' and the new AQMs', step marking's included, which the resolved scenario text
-lists), and the `[tcp]`
-keys of the ECN codepoint, the ECN feedback and DCTCP, added after the digests."""
+"""The latency probes' table and summary columns, the flow-queueing and dual-queue counters of
+the per-port table (docs/metrics.md), the tables of `[queue]` added since (the token-bucket
+shaper's, the priority bands' and the new AQMs', which the resolved scenario text lists), and the
+`[tcp]` keys of the ECN codepoint, the ECN feedback and DCTCP, added after the digests."""
 
 
 def _clean(value):

@@ -11,12 +11,14 @@
 //! ([`math`]). The algorithms live in family folders, one file each: [`red`] (RED, Adaptive
 //! RED, self-tuning RED and the core they share), [`beta`] (BetaRED, ABetaRED, DBetaRED),
 //! [`control`] (REM, PI, IAPI and the neural controllers), [`delay`] (CoDel, PIE, COBALT),
-//! [`fq`] (flow queueing: FQ-CoDel, FQ-PIE, FQ-COBALT, CAKE) and [`passive`] (drop tail).
+//! [`fq`] (flow queueing: FQ-CoDel, FQ-PIE, FQ-COBALT, CAKE), [`dualq`] (the coupled dual
+//! queue DualPI2) and [`passive`] (drop tail).
 
 pub mod beta;
 pub mod contract;
 pub mod control;
 pub mod delay;
+pub mod dualq;
 pub mod fq;
 pub mod math;
 pub mod params;
@@ -40,6 +42,7 @@ pub use delay::{
     BurstRule, CoDel, CoDelParams, Cobalt, CobaltParams, CobaltStats, Pie, PieParams,
     ShortQueueRule,
 };
+pub use dualq::{DualPi2Params, EcnMask, Pi2, Signal};
 pub use fq::{CakeParams, CakeSettings, FqCoDelParams, FqCobaltParams, FqPieParams, Isolation};
 pub use params::{AqmParams, FlowQueueing, ParamDoc, Range, Scheduler};
 pub use passive::{DropTail, DropTailParams};

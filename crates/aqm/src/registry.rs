@@ -7,8 +7,8 @@
 use crate::params::AqmParams;
 use crate::{
     ABetaRedParams, AnAqmParams, AredParams, BetaRedParams, CakeParams, CoDelParams, CobaltParams,
-    DBetaRedParams, DropTailParams, FapidnnParams, FqCoDelParams, FqCobaltParams, FqPieParams,
-    IapiParams, NeuronPidParams, NrlParams, PiParams, PieParams, RedParams, RemParams,
+    DBetaRedParams, DropTailParams, DualPi2Params, FapidnnParams, FqCoDelParams, FqCobaltParams,
+    FqPieParams, IapiParams, NeuronPidParams, NrlParams, PiParams, PieParams, RedParams, RemParams,
     SelfTuningRedParams, StepMarkingParams,
 };
 use std::sync::LazyLock;
@@ -44,6 +44,7 @@ pub fn for_each(visitor: &mut impl ParamsVisitor) {
     visitor.visit::<FqCobaltParams>();
     visitor.visit::<CakeParams>();
     visitor.visit::<StepMarkingParams>();
+    visitor.visit::<DualPi2Params>();
 }
 
 /// (name, title) of every AQM, in [`for_each`]'s order.

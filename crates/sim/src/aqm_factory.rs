@@ -1,12 +1,14 @@
 //! Builds the queue discipline a scenario's queue names, for the link it manages, from the
 //! AQM registry: one queue with the AQM, or flow queues each with an instance of it when the
-//! AQM's parameters ask for flow queueing ([`aqm::AqmParams::scheduler`]); that discipline in
+//! AQM's parameters ask for flow queueing ([`aqm::AqmParams::scheduler`]), or CAKE or DualPI2,
+//! disciplines of their own; that discipline in
 //! each priority band when the queue has bands (`[queue.prio]`), and all of it behind the
 //! token-bucket shaper when the queue has one (`[queue.tbf]`).
 
 use crate::net::qdisc::cake::Cake;
 use crate::net::qdisc::discipline::prio::Prio;
 use crate::net::qdisc::discipline::{Discipline, Shaped};
+use crate::net::qdisc::dualpi2::DualPi2;
 use crate::net::qdisc::flow_queues::FlowQueues;
 use crate::net::qdisc::single::SingleQueue;
 use crate::net::qdisc::token_bucket::TokenBucket;
@@ -22,6 +24,7 @@ pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioEr
         Discipline::Single(q) => Ok(q.into_aqm()),
         Discipline::FlowQueues(_)
         | Discipline::Cake(_)
+        | Discipline::DualPi2(_)
         | Discipline::Prio(_)
         | Discipline::Shaped(_) => Err(ScenarioError::new(
             "queue.aqm",
@@ -193,6 +196,14 @@ impl Build<'_> {
                     spec.limit_pkts,
                     spec.limit_bytes,
                     link.rate_bps,
+                ))))
+            }
+            Scheduler::DualPi2(params) => {
+                params.validate().map_err(error)?;
+                Ok(Discipline::DualPi2(Box::new(DualPi2::new(
+                    params,
+                    spec.limit_pkts,
+                    spec.limit_bytes,
                 ))))
             }
         }

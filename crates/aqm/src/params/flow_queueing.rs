@@ -21,6 +21,9 @@ pub enum Scheduler {
     /// CAKE: its shaper, set-associative flow queues with host isolation and a COBALT per
     /// flow queue ([`crate::fq::cake`]).
     Cake(crate::fq::CakeSettings),
+    /// DualPI2: an L and a C queue, coupled by the PI2 controller, served by weighted round
+    /// robin ([`crate::dualq::dualpi2`]).
+    DualPi2(crate::dualq::DualPi2Params),
 }
 
 /// Flow-queueing settings (keys of `[queue.fq_codel]` and its siblings).

@@ -68,7 +68,9 @@ fn aqm_names_are_distinct_keys() {
     let distinct: BTreeSet<&str> = names().iter().copied().collect();
     assert_eq!(distinct.len(), names().len(), "a name is listed twice");
     for name in distinct {
-        let key = name.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+        let key = name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
         assert!(key && title(name).is_some(), "{name}");
     }
 }

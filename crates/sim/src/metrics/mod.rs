@@ -4,6 +4,7 @@
 
 pub mod counts;
 pub mod delivery;
+pub mod dual_queue;
 pub mod fct_table;
 pub mod flow_stats;
 pub mod group_table;

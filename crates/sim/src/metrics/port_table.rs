@@ -3,8 +3,10 @@
 //! (docs/metrics.md). The summary reports one of these ports (`measure.port`, or the default
 //! rule of `Scenario::summary_port`) with the same definitions. With a window covering the
 //! whole run, each row keeps the counting identity arrivals = departures + drops +
-//! queue_end_pkts.
+//! queue_end_pkts. A DualPI2 port adds its L and C queues' counts and sojourn times
+//! ([`super::dual_queue`]); other ports have 0 and NaN there.
 
+use super::dual_queue::{DualQueueCounts, QueueCounts};
 use super::port_stats::PortStats;
 use super::window::Window;
 use crate::net::qdisc::flow_queues::FqCounters;
@@ -27,7 +29,12 @@ pub struct PortRow<'a> {
     pub queue_end_pkts: u32,
     /// The flow scheduler's counters, on a flow-queueing port (0 in every column otherwise).
     pub fq: Option<FqCounters>,
+    /// The L and C queues' counters, on a DualPI2 port.
+    pub dual: Option<DualQueueCounts>,
 }
+
+/// One queue of a dual-queue port's counters.
+type Pick = fn(&DualQueueCounts) -> &QueueCounts;
 
 /// One row per port, in the order given.
 pub fn build(rows: &[PortRow], window: Window) -> Table {
@@ -42,6 +49,21 @@ pub fn build(rows: &[PortRow], window: Window) -> Table {
                 .collect(),
         )
     };
+    let queue = |f: Pick, g: &dyn Fn(&QueueCounts) -> u64| {
+        Column::Ints(
+            rows.iter()
+                .map(|r| r.dual.as_ref().map_or(0, |d| g(f(d))) as i64)
+                .collect(),
+        )
+    };
+    let sojourn = |f: Pick, g: &dyn Fn(&QueueCounts) -> f64| {
+        Column::Floats(
+            rows.iter()
+                .map(|r| r.dual.as_ref().map_or(f64::NAN, |d| g(f(d))))
+                .collect(),
+        )
+    };
+    let (l, c): (Pick, Pick) = (|d| &d.l, |d| &d.c);
     let len_s = window.len_s();
     let columns = vec![
         ("port", Column::Ints((0..rows.len() as i64).collect())),
@@ -109,6 +131,29 @@ pub fn build(rows: &[PortRow], window: Window) -> Table {
         ("collisions", fq(&|c| c.collisions)),
         ("overlimit_drops", fq(&|c| c.overlimit_drops)),
         ("ce_threshold_marks", fq(&|c| c.ce_threshold_marks)),
+        ("l_arrivals", queue(l, &|q| q.arrivals)),
+        ("l_marks", queue(l, &|q| q.marks)),
+        ("l_step_marks", queue(l, &|q| q.step_marks)),
+        ("l_drops", queue(l, &|q| q.drops)),
+        (
+            "l_sojourn_mean_ms",
+            sojourn(l, &QueueCounts::sojourn_mean_ms),
+        ),
+        (
+            "l_sojourn_p99_ms",
+            sojourn(l, &|q| q.sojourn_percentile_ms(99)),
+        ),
+        ("c_arrivals", queue(c, &|q| q.arrivals)),
+        ("c_marks", queue(c, &|q| q.marks)),
+        ("c_drops", queue(c, &|q| q.drops)),
+        (
+            "c_sojourn_mean_ms",
+            sojourn(c, &QueueCounts::sojourn_mean_ms),
+        ),
+        (
+            "c_sojourn_p99_ms",
+            sojourn(c, &|q| q.sojourn_percentile_ms(99)),
+        ),
     ];
     Table {
         columns: columns

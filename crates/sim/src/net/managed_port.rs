@@ -7,6 +7,7 @@ use super::qdisc::discipline::{Dequeued, Discipline, FlowInfo};
 use super::qdisc::flow_queues::FqCounters;
 use super::qdisc::Host;
 use crate::metrics::counts::PacketCounts;
+use crate::metrics::dual_queue::DualQueueCounts;
 use crate::metrics::port_stats::PortStats;
 use crate::packet::Packet;
 use crate::scenario::QueueSpec;
@@ -72,6 +73,11 @@ impl ManagedQueue {
     /// The flow schedulers' counters, on a flow-queueing port.
     pub fn fq_counters(&self) -> Option<FqCounters> {
         self.discipline.fq_counters()
+    }
+
+    /// The L and C queues' counters, on a DualPI2 port.
+    pub fn dual_queue_counts(&self) -> Option<DualQueueCounts> {
+        self.discipline.dual_queue_counts()
     }
 
     /// Names of the values [`ManagedQueue::probe`] reports ([`Discipline::probe_names`]).

@@ -122,6 +122,7 @@ impl Simulation {
                 aqm_avg_queue_pkts: self.aqm_avg_queue_pkts(k),
                 queue_end_pkts: managed(k).len_pkts(),
                 fq: managed(k).fq_counters(),
+                dual: managed(k).dual_queue_counts(),
             })
             .collect();
         let ports = port_table::build(&port_rows, self.window);

@@ -1,12 +1,14 @@
 //! The discipline a managed port holds, as one enum over the kinds (one dispatch per call):
-//! one queue with an AQM (the fast path), flow queues, CAKE, strict priority over bands of
-//! these, or any of them behind a token-bucket shaper.
+//! one queue with an AQM (the fast path), flow queues, CAKE, DualPI2, strict priority over
+//! bands of these, or any of them behind a token-bucket shaper.
 
 use super::cake::Cake;
+use super::dualpi2::DualPi2;
 use super::flow_queues::{FlowQueues, FqCounters};
 use super::single::SingleQueue;
 use super::token_bucket::TokenBucket;
 use super::Host;
+use crate::metrics::dual_queue::DualQueueCounts;
 use crate::packet::Packet;
 use aqm::Rng;
 use prio::Prio;
@@ -21,6 +23,8 @@ pub enum Discipline {
     FlowQueues(Box<FlowQueues>),
     /// CAKE: its shaper, flow queues with host isolation, a COBALT per flow queue.
     Cake(Box<Cake>),
+    /// DualPI2: an L4S and a Classic queue coupled by one PI2 controller (RFC 9332).
+    DualPi2(Box<DualPi2>),
     /// Strict priority over bands, each a discipline of the kinds above (ns-3.37
     /// `PrioQueueDisc`).
     Prio(Box<Prio>),
@@ -63,6 +67,10 @@ const FQ_PROBES: &[&str] = &["new_flows_len", "old_flows_len"];
 /// Names of the values a CAKE port reports in the time series: flow queues per set.
 const CAKE_PROBES: &[&str] = &["sparse_flows", "bulk_flows", "decaying_flows"];
 
+/// Names of the values a DualPI2 port reports in the time series: the L and C queues' lengths,
+/// packets, the base probability p', the Classic p_C = p'² and the coupled p_CL = k·p'.
+const DUALPI2_PROBES: &[&str] = &["l_queue_pkts", "c_queue_pkts", "p_base", "p_c", "p_cl"];
+
 impl Discipline {
     /// Names of the values the port reports in the time series: the AQM's state on a single
     /// queue, the scheduler's list lengths under flow queueing.
@@ -71,6 +79,7 @@ impl Discipline {
             Discipline::Single(q) => q.aqm().probe_names(),
             Discipline::FlowQueues(_) => FQ_PROBES,
             Discipline::Cake(_) => CAKE_PROBES,
+            Discipline::DualPi2(_) => DUALPI2_PROBES,
             Discipline::Prio(p) => p.probe_names(),
             Discipline::Shaped(s) => s.inner.probe_names(),
         }
@@ -88,6 +97,17 @@ impl Discipline {
                 let s = q.set_counts();
                 out.extend([s.sparse, s.bulk, s.decaying].map(f64::from));
             }
+            Discipline::DualPi2(q) => {
+                let (l, c) = q.queue_lens();
+                let pi2 = q.pi2();
+                out.extend([
+                    f64::from(l),
+                    f64::from(c),
+                    pi2.p_base(),
+                    pi2.p_c(),
+                    pi2.p_cl(),
+                ]);
+            }
             Discipline::Prio(p) => p.probe(out),
             Discipline::Shaped(s) => s.inner.probe(out),
         }
@@ -99,6 +119,7 @@ impl Discipline {
             Discipline::Single(q) => q.len_pkts(),
             Discipline::FlowQueues(q) => q.len_pkts(),
             Discipline::Cake(q) => q.len_pkts(),
+            Discipline::DualPi2(q) => q.len_pkts(),
             Discipline::Prio(p) => p.len_pkts(),
             Discipline::Shaped(s) => s.inner.len_pkts() + u32::from(s.held.is_some()),
         }
@@ -110,6 +131,7 @@ impl Discipline {
             Discipline::Single(q) => q.len_bytes(),
             Discipline::FlowQueues(q) => q.len_bytes(),
             Discipline::Cake(q) => q.len_bytes(),
+            Discipline::DualPi2(q) => q.len_bytes(),
             Discipline::Prio(p) => p.len_bytes(),
             Discipline::Shaped(s) => {
                 s.inner.len_bytes() + s.held.map_or(0, |p| u64::from(p.size_bytes))
@@ -121,7 +143,10 @@ impl Discipline {
     pub fn averaged_queue_pkts(&self) -> Option<f64> {
         match self {
             Discipline::Single(q) => q.aqm().averaged_queue_pkts(),
-            Discipline::FlowQueues(_) | Discipline::Cake(_) | Discipline::Prio(_) => None,
+            Discipline::FlowQueues(_)
+            | Discipline::Cake(_)
+            | Discipline::DualPi2(_)
+            | Discipline::Prio(_) => None,
             Discipline::Shaped(s) => s.inner.averaged_queue_pkts(),
         }
     }
@@ -129,11 +154,21 @@ impl Discipline {
     /// The flow schedulers' counters, under flow queueing (summed over priority bands).
     pub fn fq_counters(&self) -> Option<FqCounters> {
         match self {
-            Discipline::Single(_) => None,
+            Discipline::Single(_) | Discipline::DualPi2(_) => None,
             Discipline::FlowQueues(q) => Some(q.counters.clone()),
             Discipline::Cake(q) => Some(q.counters.clone()),
             Discipline::Prio(p) => p.fq_counters(),
             Discipline::Shaped(s) => s.inner.fq_counters(),
+        }
+    }
+
+    /// The L and C queues' counters, on a DualPI2 port (summed over priority bands).
+    pub fn dual_queue_counts(&self) -> Option<DualQueueCounts> {
+        match self {
+            Discipline::Single(_) | Discipline::FlowQueues(_) | Discipline::Cake(_) => None,
+            Discipline::DualPi2(q) => Some(q.counts.clone()),
+            Discipline::Prio(p) => p.dual_queue_counts(),
+            Discipline::Shaped(s) => s.inner.dual_queue_counts(),
         }
     }
 
@@ -142,7 +177,7 @@ impl Discipline {
     /// an arrival and skips the timer events an earlier one replaced.
     pub fn timers_may_move(&self) -> bool {
         match self {
-            Discipline::Single(_) | Discipline::Cake(_) => false,
+            Discipline::Single(_) | Discipline::Cake(_) | Discipline::DualPi2(_) => false,
             Discipline::FlowQueues(_) | Discipline::Prio(_) => true,
             Discipline::Shaped(s) => s.inner.timers_may_move(),
         }
@@ -154,6 +189,7 @@ impl Discipline {
             Discipline::Single(q) => q.aqm().next_timer_ns(),
             Discipline::FlowQueues(q) => q.next_timer_ns(),
             Discipline::Cake(_) => None,
+            Discipline::DualPi2(q) => Some(q.next_timer_ns()),
             Discipline::Prio(p) => p.next_timer_ns(),
             Discipline::Shaped(s) => s.inner.next_timer_ns(),
         }
@@ -165,6 +201,7 @@ impl Discipline {
             Discipline::Single(q) => q.on_timer(now_ns, rng),
             Discipline::FlowQueues(q) => q.on_timer(now_ns, rng),
             Discipline::Cake(_) => {}
+            Discipline::DualPi2(q) => q.on_timer(now_ns),
             Discipline::Prio(p) => p.on_timer(now_ns, rng),
             Discipline::Shaped(s) => s.inner.on_timer(now_ns, rng),
         }
@@ -177,6 +214,7 @@ impl Discipline {
             Discipline::Single(q) => q.packets().filter(data).count() as u64,
             Discipline::FlowQueues(q) => q.packets().filter(data).count() as u64,
             Discipline::Cake(q) => q.packets().filter(data).count() as u64,
+            Discipline::DualPi2(q) => q.packets().filter(data).count() as u64,
             Discipline::Prio(p) => p.data_waiting(),
             Discipline::Shaped(s) => {
                 s.inner.data_waiting() + u64::from(s.held.is_some_and(|p| !p.is_ack()))
@@ -190,6 +228,7 @@ impl Discipline {
             Discipline::Single(q) => q.enqueue(now_ns, pkt, host),
             Discipline::FlowQueues(q) => q.enqueue(now_ns, pkt, host),
             Discipline::Cake(q) => q.enqueue(now_ns, pkt, host),
+            Discipline::DualPi2(q) => q.enqueue(now_ns, pkt, host),
             Discipline::Prio(p) => p.enqueue(now_ns, pkt, host),
             Discipline::Shaped(s) => {
                 let joined = s.inner.enqueue(now_ns, pkt, host);
@@ -205,6 +244,7 @@ impl Discipline {
         let pkt = match self {
             Discipline::Single(q) => q.dequeue(now_ns, host),
             Discipline::FlowQueues(q) => q.dequeue(now_ns, host),
+            Discipline::DualPi2(q) => q.dequeue(now_ns, host),
             Discipline::Cake(q) => {
                 // CAKE's own shaper may hold its packets back while the link is free.
                 return match (q.dequeue(now_ns, host), q.not_before_ns()) {
@@ -226,7 +266,7 @@ impl Discipline {
             Discipline::Cake(q) => q.set_flow_hosts(flows.hosts.to_vec()),
             Discipline::Prio(p) => p.set_flows(flows),
             Discipline::Shaped(s) => s.inner.set_flows(flows),
-            Discipline::Single(_) | Discipline::FlowQueues(_) => {}
+            Discipline::Single(_) | Discipline::FlowQueues(_) | Discipline::DualPi2(_) => {}
         }
     }
 }

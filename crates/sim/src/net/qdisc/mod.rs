@@ -1,7 +1,8 @@
 //! Queue disciplines: what a managed port holds ([`discipline::Discipline`]). One FIFO queue
 //! with an AQM (every AQM of the papers: the fast path), or flow queueing, a scheduler over
 //! flow queues each managed by its own AQM instance (FQ-CoDel, FQ-PIE, FQ-COBALT), or CAKE (its
-//! shaper, flow queues with host isolation and a COBALT per flow queue), strict priority over
+//! shaper, flow queues with host isolation and a COBALT per flow queue), or DualPI2 (an L4S and
+//! a Classic queue coupled by one PI2 controller), strict priority over
 //! bands of any of these, and any of them behind a token-bucket shaper when the scenario sets
 //! one. A discipline stores the packets and asks its
 //! AQMs ([`aqm::Aqm`]) for decisions; the port around it ([`super::managed_port`]) owns the
@@ -10,6 +11,7 @@
 pub mod cake;
 pub mod classify;
 pub mod discipline;
+pub mod dualpi2;
 pub mod flow_queues;
 pub mod single;
 pub mod token_bucket;

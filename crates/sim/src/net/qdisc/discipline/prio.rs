@@ -11,6 +11,7 @@
 //! taking room from the others.
 
 use super::{Dequeued, Discipline, FlowInfo};
+use crate::metrics::dual_queue::DualQueueCounts;
 use crate::net::qdisc::flow_queues::FqCounters;
 use crate::net::qdisc::Host;
 use crate::packet::Packet;
@@ -112,6 +113,14 @@ impl Prio {
         self.bands
             .iter()
             .filter_map(Discipline::fq_counters)
+            .reduce(|a, b| a.plus(&b))
+    }
+
+    /// The L and C queues' counters summed over the bands that run DualPI2, if any do.
+    pub fn dual_queue_counts(&self) -> Option<DualQueueCounts> {
+        self.bands
+            .iter()
+            .filter_map(Discipline::dual_queue_counts)
             .reduce(|a, b| a.plus(&b))
     }
 
