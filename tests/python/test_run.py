@@ -39,7 +39,9 @@ PORT_COLUMNS = {
     "avg_queue_aqm_pkts", "drop_rate", "early_drop_rate", "forced_drop_rate",
     "overflow_drop_rate", "mark_rate", "link_efficiency", "throughput_mbps", "arrivals",
     "departures", "data_departures", "drops", "marks", "queue_end_pkts", "flow_queues_used",
-    "new_flows", "collisions", "overlimit_drops", "ce_threshold_marks",
+    "new_flows", "collisions", "overlimit_drops", "ce_threshold_marks", "l_arrivals", "l_marks",
+    "l_step_marks", "l_drops", "l_sojourn_mean_ms", "l_sojourn_p99_ms", "c_arrivals", "c_marks",
+    "c_drops", "c_sojourn_mean_ms", "c_sojourn_p99_ms",
 }  # fmt: skip
 FCT_COLUMNS = {
     "group", "name", "size_min_bytes", "size_max_bytes", "flows", "completed",
