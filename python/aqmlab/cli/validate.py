@@ -1,6 +1,6 @@
-"""`aqmlab validate ns2|ns3 [--quick] [--jobs N] [--out DIR] [--overwrite]` (and `--aqm NAMES`
-for ns3): run the same scenarios in aqmlab and in ns-2.35 or ns-3.37 (resumable) and write a
-comparison page. See docs/validation-ns2.md and docs/validation-ns3.md."""
+"""`aqmlab validate ns2|ns3 [--quick] [--jobs N] [--out DIR] [--overwrite]` (and `--aqm NAMES`,
+`--tcp NAMES` for ns3): run the same scenarios in aqmlab and in ns-2.35 or ns-3.37 (resumable)
+and write a comparison page. See docs/validation-ns2.md and docs/validation-ns3.md."""
 
 from __future__ import annotations
 
@@ -72,7 +72,9 @@ def cmd_ns3(args: argparse.Namespace) -> int:
 
     error: ErrorType = args.validate_error
     try:
-        g = validate_ns3.grid(args.quick, args.aqm)
+        g = validate_ns3.grid(args.quick, None, args.tcp)
+        if args.aqm is not None:
+            g = validate_ns3.only_aqms(g, args.aqm)
     except ValueError as e:
         raise error(str(e)) from None
     try:
@@ -87,14 +89,15 @@ def cmd_ns3(args: argparse.Namespace) -> int:
     outcome = validate_ns3.execute(out, g, jobs, prog, on_done=_on_done(args))
     # The whole full grid's page is the project's page; a quick grid's, or that of a few
     # AQMs' cases, stays in its folder.
-    partial = args.quick or args.aqm is not None
+    partial = args.quick or args.aqm is not None or args.tcp is not None
     docs = None if partial or not in_checkout() else validate_ns3.DOCS_PAGE
     path, table = ns3_page.write_outputs(out, g, args.quick, prog, docs_page=docs)
     return _report(outcome, table, [path] if docs is None else [path, docs])
 
 
-def _aqm_names(text: str) -> list[str]:
-    """A comma-separated list of AQM names, checked against the grid's by `grid()`."""
+def _names(text: str) -> list[str]:
+    """A comma-separated list of AQM or congestion-control names, checked against the grid's
+    by `grid()`."""
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
@@ -143,10 +146,19 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--aqm",
-        type=_aqm_names,
+        type=_names,
         metavar="NAME[,NAME...]",
         help="only these AQMs' cases of the grid (droptail, red, ared, pie, codel, cobalt, "
         "fq_codel, fq_pie, fq_cobalt); the page then stays in the output folder",
+    )
+    p.add_argument(
+        "--tcp",
+        type=_names,
+        metavar="NAME[,NAME...]|all",
+        help="the TCP grid instead: these congestion controls (all: every one aqmlab has and "
+        "the ns-3 mapping names) on scenario 1 at N = 50 through drop tail (DCTCP: RED step "
+        "marking; BBR: also FQ-CoDel); --aqm then keeps those AQMs' cases of it; the page stays "
+        "in the output folder",
     )
     _add_common(p, "ns3")
     p.set_defaults(func=cmd_ns3)

@@ -15,6 +15,7 @@ from ...engine.scenario import toml_literal
 from ...engine.store import RunStore
 from .. import common
 from ..common import LABELS, TOLERANCES, Comparison
+from . import tcp_page
 from .findings import outside_sections
 from .queue_discs import FLOW_QUEUEING
 from .suite import (
@@ -201,6 +202,7 @@ apt-get install libns3-dev g++                   # ns-3.37 on Debian 12
 .venv/bin/aqmlab validate ns3 --quick --jobs 2   # {quick_runs} runs, several minutes
 .venv/bin/aqmlab validate ns3 --jobs 2           # the full grid: hours; rewrites this page
 .venv/bin/aqmlab validate ns3 --aqm fq_codel     # one AQM's cases of the full grid
+.venv/bin/aqmlab validate ns3 --tcp all          # the TCP grid: each congestion control, N = 50
 validation/ns3/run_ns3.sh --duration=20 --schedule=constant --flows=100   # the program by hand
 ```
 Runs are stored under `results/validate-ns3[-quick]/runs/` as they finish; an interrupted
@@ -349,7 +351,12 @@ def _variant_setup(g: Grid) -> str:
 
 def _aqmlab_setup(g: Grid) -> str:
     tcp = resolved(g.cases[0])["tcp"]
-    keys = ", ".join(f"`{k} = {toml_literal(v)}`" for k, v in sorted(tcp.items()) if k != "preset")
+    per_case = {"preset", "cc", "ecn"} if tcp_page.is_tcp_grid(g) else {"preset"}
+    keys = ", ".join(
+        f"`{k} = {toml_literal(v)}`" for k, v in sorted(tcp.items()) if k not in per_case
+    )
+    if tcp_page.is_tcp_grid(g):
+        keys += ", and `tcp.cc` (with `tcp.ecn` for an ECN row) as each case names it"
     payload = tcp["packet_bytes"] - tcp["header_bytes"]
     ns3_payload = tcp["packet_bytes"] - NS3_HEADERS_BYTES
     note = (
@@ -493,7 +500,7 @@ def page(
             "N ∈ {50, 200, 800} and its two variants at N = 100, for all nine AQMs, with three "
             "seeds per side, plus scenario 2 for the five classic AQMs.*",
         ]
-        if quick
+        if quick and not tcp_page.is_tcp_grid(g)
         else []
     )
     parts = [
@@ -504,7 +511,8 @@ def page(
         "",
         "## Results",
         "",
-        _grid_text(g, quick) + (f" Runs from {builds}." if builds else ""),
+        (tcp_page.grid_text(g, quick) if tcp_page.is_tcp_grid(g) else _grid_text(g, quick))
+        + (f" Runs from {builds}." if builds else ""),
         "Each cell: ns-3's mean over its seeds (± half its seed-to-seed range) / aqmlab's mean, "
         "the relative difference, and the verdict. A metric **agrees** (`within`) when "
         f"|aqmlab − ns-3| ≤ the tolerance ({tol}); outside it but inside ns-3's own range over "
@@ -545,6 +553,7 @@ def page(
         "",
         _mapping_section(g),
         "",
+        *([tcp_page.mapping_section(g), ""] if tcp_page.is_tcp_grid(g) else []),
         _ared_note(g, records),
         "",
         _differences(g),

@@ -38,7 +38,11 @@ QUEUE_DISCS = {
     "fq_codel": "ns3::FqCoDelQueueDisc",
     "fq_pie": "ns3::FqPieQueueDisc",
     "fq_cobalt": "ns3::FqCobaltQueueDisc",
+    "step": "ns3::RedQueueDisc",
 }
+PROGRAM_AQMS = {"step": "red"}
+"""The program's `--aqm` preset for an AQM it has none of: step marking starts from RED's, and
+`--qdisc` sets every attribute that makes it a step."""
 FLOW_QUEUEING = ("fq_codel", "fq_pie", "fq_cobalt")
 """The AQMs whose ns-3 queue disc keeps one child queue disc per flow queue."""
 
@@ -212,6 +216,29 @@ def _ared(queue: Mapping[str, Any], rate_bps: float, delay_ms: float) -> QueueDi
         *common,
     ]
     return QueueDiscMapping("ared", QUEUE_DISCS["ared"], tuple(attrs), tuple(diffs))
+
+
+def _step(queue: Mapping[str, Any]) -> QueueDiscMapping:
+    """Step marking at K as RED: MinTh = MaxTh = K, QW 1 (the average is the queue an arrival
+    finds), marks instead of drops above MaxTh (UseHardDrop false), as ns-3's dctcp-example
+    sets RED up."""
+    k = queue["step"]["k_pkts"]
+    attrs = [
+        _from("MinTh", _num(k), "queue.step.k_pkts", k),
+        _from("MaxTh", _num(k), "queue.step.k_pkts", k),
+        _fixed("QW", "1", "1: the instantaneous queue"),
+        _fixed("Gentle", "false", "no region above MaxTh but the step"),
+        _fixed("UseHardDrop", "false", "marks, not drops, at or above MaxTh"),
+        _from("UseEcn", _bool(queue["ecn"]), "queue.ecn", queue["ecn"]),
+        _fixed("ARED", "false", "plain RED"),
+        _fixed("AdaptMaxP", "false", "fixed p_max"),
+        _fixed("LInterm", "1", "unused: no region between MinTh and MaxTh"),
+    ]
+    diffs = (
+        "ns-3's RED neither marks nor drops while at most one packet is queued; with K ≥ 2 "
+        "that never binds.",
+    )
+    return QueueDiscMapping("step", QUEUE_DISCS["step"], tuple(attrs), diffs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -585,6 +612,8 @@ def queue_disc(
         mapping = _red(queue, rate_bps, delay_ms)
     elif aqm == "ared":
         mapping = _ared(queue, rate_bps, delay_ms)
+    elif aqm == "step":
+        mapping = _step(queue)
     elif aqm in TABLES:
         mapping = _tabled(aqm, queue, max_packet_bytes)
     else:

@@ -5,10 +5,11 @@ run stored as it finishes, and a Markdown page comparing the two (`page`).
 
 The aqmlab side is `experiments/betared/scenario1.toml` (constant N) or `scenario2.toml`
 (N = 100, 200, N_max, 200, 100) with `--set` overrides for the AQM, N, the duration and the
-measurement window, and for two variants of scenario 1: mixed round-trip times (per-flow
-access delays) and a UDP flood (one constant-bit-rate UDP flow at 1.5 × the bottleneck rate
-among the TCP flows). The ns-3 side gets every argument from that same resolved scenario, the
-queue disc's attributes through `queue_discs`. Both report the metrics over the same
+measurement window, for two variants of scenario 1: mixed round-trip times (per-flow access
+delays) and a UDP flood (one constant-bit-rate UDP flow at 1.5 × the bottleneck rate among the
+TCP flows), and for congestion controls other than CUBIC (`tcp_cases`). The ns-3 side gets
+every argument from that same resolved scenario, the queue disc's attributes through
+`queue_discs`. Both report the metrics over the same
 window [start, end] (definitions in docs/validation-ns3.md).
 
 The program is compiled once per source digest into `target/ns3/`. `AQMLAB_NS3_PROGRAM` names
@@ -37,7 +38,8 @@ from ...engine.scenario import toml_literal
 from ...engine.store import RunStore
 from .. import common
 from ..common import ROOT, Comparison, Job, Outcome, ValidationError, in_checkout
-from .queue_discs import MappingError, QueueDiscMapping, queue_disc
+from . import tcp_cases
+from .queue_discs import PROGRAM_AQMS, MappingError, QueueDiscMapping, queue_disc
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -134,12 +136,16 @@ class Case:
     variant: str = ""
     """"" (the BetaRED scenario as it is), or a variant of scenario 1 (`VARIANTS`): `mixed-rtt`
     or `udp-flood` (N TCP flows and the UDP flood)."""
+    cc: str = "cubic"
+    """The congestion control (`tcp.cc`; a row of `tcp_cases.TCPS`); CUBIC is the scenario's
+    own, and its cases' ids and labels do not name it."""
 
     @property
     def case_id(self) -> str:
         variant = f"-{self.variant}" if self.variant else ""
+        cc = "" if self.cc == "cubic" else f"-{self.cc}"
         return (
-            f"s{self.scenario}{variant}-{self.aqm}-n{self.flows}-d{self.duration_s:g}"
+            f"s{self.scenario}{variant}{cc}-{self.aqm}-n{self.flows}-d{self.duration_s:g}"
             f"-w{self.window_start_s:g}"
         )
 
@@ -147,8 +153,9 @@ class Case:
     def label(self) -> str:
         n = "N" if self.scenario == 1 else "N_max"
         variant = f" {VARIANTS[self.variant]}" if self.variant else ""
+        cc = "" if self.cc == "cubic" else f" {self.cc}"
         return (
-            f"S{self.scenario}{variant} {self.aqm} {n}={self.flows} "
+            f"S{self.scenario}{variant}{cc} {self.aqm} {n}={self.flows} "
             f"({self.window_start_s:g}–{self.duration_s:g} s)"
         )
 
@@ -163,14 +170,17 @@ class Grid:
         return self.seeds_by_scenario[case.scenario]
 
 
-def grid(quick: bool, aqms: Sequence[str] | None = None) -> Grid:
+def grid(quick: bool, aqms: Sequence[str] | None = None, tcps: Sequence[str] | None = None) -> Grid:
     """The quick grid: scenario 1 at N in {50, 200} for the nine AQMs and its two variants at
     N = 50 for COBALT and the flow-queueing AQMs, 20 s runs measured over 10–20 s, one seed.
     The full grid: scenario 1 at N in {50, 200, 800} and its two variants at N = 100, for the
     nine AQMs, 50 s runs measured over 25–50 s, seeds 1–3; scenario 2 with N_max = 800 over the
     whole 250 s, seed 1, for the five classic AQMs. `aqms`, when given, keeps only those AQMs'
-    cases (ValueError, one line, for a name outside `AQMS` or an empty selection)."""
-    if quick:
+    cases (ValueError, one line, for a name outside `AQMS` or an empty selection). `tcps`, when
+    given, makes it the TCP grid of those congestion controls instead (`tcp_grid`)."""
+    if tcps is not None:
+        g = tcp_grid(quick, tcps)
+    elif quick:
         cases = tuple(Case(1, aqm, n, 20.0, 10.0) for n in (50, 200) for aqm in AQMS)
         cases += tuple(
             Case(1, aqm, 50, 20.0, 10.0, variant) for variant in VARIANTS for aqm in FQ_AND_COBALT
@@ -186,6 +196,23 @@ def grid(quick: bool, aqms: Sequence[str] | None = None) -> Grid:
     return g if aqms is None else only_aqms(g, aqms)
 
 
+def tcp_grid(quick: bool, tcps: Sequence[str], registered: Sequence[str] | None = None) -> Grid:
+    """Scenario 1 at N = `tcp_cases.TCP_FLOWS` for each congestion control named in `tcps`
+    ("all": every row of `tcp_cases.TCPS` that aqmlab registers, or `registered` when given)
+    through the AQMs of its row: quick, 20 s runs measured over 10–20 s, one seed; full, 50 s
+    runs measured over 25–50 s, seeds 1–3. ValueError, one line, for another name."""
+    duration, start, seeds, timeout = (
+        (20.0, 10.0, (1,), QUICK_TIMEOUT_S) if quick else (50.0, 25.0, (1, 2, 3), FULL_TIMEOUT_S)
+    )
+    rows = tcp_cases.select(tcps, registered)
+    cases = tuple(
+        Case(1, aqm, tcp_cases.TCP_FLOWS, duration, start, cc=row.cc)
+        for row in rows
+        for aqm in row.aqms
+    )
+    return Grid(cases, {1: seeds}, timeout)
+
+
 def only_aqms(g: Grid, aqms: Sequence[str]) -> Grid:
     """The cases of `g` whose AQM is in `aqms` (names from `AQMS`)."""
     unknown = [a for a in aqms if a not in AQMS]
@@ -193,6 +220,9 @@ def only_aqms(g: Grid, aqms: Sequence[str]) -> Grid:
         got = ", ".join(unknown) if unknown else "nothing"
         raise ValueError(f"--aqm: must name AQMs among {', '.join(AQMS)}; got {got}")
     cases = tuple(c for c in g.cases if c.aqm in aqms)
+    if not cases:
+        have = ", ".join(dict.fromkeys(c.aqm for c in g.cases))
+        raise ValueError(f"--aqm: this grid has cases only for {have}; got {', '.join(aqms)}")
     return Grid(cases, g.seeds_by_scenario, g.timeout_s)
 
 
@@ -250,7 +280,19 @@ def aqmlab_overrides(case: Case) -> list[tuple[str, str]]:
         # cannot do; both sides run Floyd & Jacobson's uniform spacing (ns-3's Wait = false),
         # so that the comparison judges the TCP, not two different RED variants.
         sets.append(("queue.red.spacing", '"uniform"'))
-    return sets
+    return sets + tcp_cases.overrides(case.cc, case.aqm, step_threshold_pkts(case.scenario))
+
+
+@functools.cache
+def step_threshold_pkts(scenario: int) -> int:
+    """The marking threshold K of step marking (`tcp_cases.dctcp_k`) on the scenario's
+    own bottleneck: its rate, its round-trip propagation delay, its data packets."""
+    from ...engine.scenario import Scenario
+
+    sc = tomllib.loads(Scenario.load(SCENARIOS[scenario]).resolved())
+    topo = sc["topology"]
+    one_way = topo["sender_delay_ms"] + topo["bottleneck_delay_ms"] + topo["receiver_delay_ms"]
+    return tcp_cases.dctcp_k(topo["bottleneck_rate_mbps"], 2 * one_way, sc["tcp"]["packet_bytes"])
 
 
 @functools.cache
@@ -403,12 +445,15 @@ def ns3_args(case: Case, seed: int) -> list[str]:
             "topology.router_buffer_pkts and host_buffer_pkts differ: the ns-3 program gives "
             "every port one buffer size"
         )
-    if tcp["cc"] != "cubic":
-        raise ValidationError(f"tcp.cc = {tcp['cc']!r}: the ns-3 program runs TcpCubic only")
+    qdisc = mapping(case)
+    try:
+        tcp_args = tcp_cases.program_args(tcp)
+    except tcp_cases.TcpMappingError as e:
+        raise ValidationError(str(e)) from None
     flows, jitter = _traffic_args(traffic)
     start, end = sc["measure"]["window"]
     return [
-        f"--aqm={case.aqm}",
+        f"--aqm={PROGRAM_AQMS.get(case.aqm, case.aqm)}",
         *flows,
         f"--duration={sc['duration_s']!r}",
         f"--measureFrom={float(start)!r}",
@@ -418,10 +463,11 @@ def ns3_args(case: Case, seed: int) -> list[str]:
         f"--senderDelays={_delays_arg('sender_delay_ms', topo['sender_delay_ms'])}",
         f"--receiverDelays={_delays_arg('receiver_delay_ms', topo['receiver_delay_ms'])}",
         f"--segmentSize={tcp['packet_bytes'] - NS3_HEADERS_BYTES}",
+        *tcp_args,
         "--stop=quiet",
         "--seed=1",
         f"--run={seed}",
-        f"--qdisc={mapping(case).argument()}",
+        f"--qdisc={qdisc.argument()}",
     ]
 
 

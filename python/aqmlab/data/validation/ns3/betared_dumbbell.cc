@@ -6,8 +6,9 @@
 // R1 -> R2 50 Mb/s, 10 ms; 1000 packets of buffer on every port. The AQM under test is the root
 // queue disc of R1's bottleneck device (whose own device queue is cut to 1 packet so that the
 // queue disc holds the backlog); aqm_setup.h lists its attributes. Every other port is a
-// 1000-packet DropTailQueue on the device, without a queue disc. Long-lived TCP Cubic bulk
-// flows, ns-3.37 defaults otherwise. Scenario 1: --schedule=constant --flows=N; scenario 2:
+// 1000-packet DropTailQueue on the device, without a queue disc. Long-lived TCP bulk flows
+// with the congestion control --tcp (TcpCubic unless given), ECN (--ecn) and pacing (--pacing)
+// off unless asked for, ns-3.37 defaults otherwise. Scenario 1: --schedule=constant --flows=N; scenario 2:
 // --schedule=betared (N = nBase, nMid, nMax, nMid, nBase over five phases).
 // Variants: --senderDelays / --receiverDelays give flow i the access delay i mod the list's
 // length (mixed round-trip times, with --bottleneckDelay); --udpFlows adds constant-bit-rate
@@ -19,6 +20,7 @@
 //                          [--nMax=800] [--measureFrom=0] [--qdisc=Name=Value,...]
 //                          [--bottleneckDelay=10] [--senderDelays=1,...] [--receiverDelays=1]
 //                          [--udpFlows=0 --udpRateKbps=75000 --udpPacketBytes=1000]
+//                          [--tcp=TcpCubic] [--ecn=false] [--pacing=false]
 //                          [--stop=quiet|close] [--run=1] [--progress=10]
 //                          [--ns3::Class::Attribute=value ...]
 // Output: one JSON line on stdout: the metrics over [measureFrom, duration], per-phase
@@ -197,6 +199,21 @@ WindowMetrics(const probes::Snapshot& a, const probes::Snapshot& b, const std::v
     return js.str();
 }
 
+// The congestion control called ns3::<name>; false when there is no such type or it is not a
+// TcpCongestionOps. Checked by creating one: ns-3.37's TcpCubic names TcpSocketBase as its
+// parent type, so TypeId::IsChildOf(TcpCongestionOps) is false for it although it is one.
+bool
+CongestionControl(const std::string& name, TypeId& tid)
+{
+    if (!TypeId::LookupByNameFailSafe("ns3::" + name, &tid) || !tid.HasConstructor())
+    {
+        return false;
+    }
+    ObjectFactory factory;
+    factory.SetTypeId(tid);
+    return DynamicCast<TcpCongestionOps>(factory.Create()) != nullptr;
+}
+
 } // namespace
 
 int
@@ -227,6 +244,9 @@ main(int argc, char* argv[])
     uint32_t udpFlows = 0;
     double udpRateKbps = 0.0;
     uint32_t udpPacketBytes = 1000;
+    std::string tcpType = "TcpCubic";
+    bool useEcn = false;
+    bool pacing = false;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("aqm",
@@ -261,6 +281,12 @@ main(int argc, char* argv[])
                  udpPacketBytes);
     cmd.AddValue("qdisc", "queue disc attributes replacing the --aqm defaults: Name=Value,...",
                  qdiscOverrides);
+    cmd.AddValue("tcp",
+                 "congestion control: the name of an ns-3 TcpCongestionOps type, e.g. TcpNewReno "
+                 "(its attributes as --ns3::TcpXxx::Name=Value)",
+                 tcpType);
+    cmd.AddValue("ecn", "ECN-capable TCP senders and receivers (TcpSocketBase::UseEcn On)", useEcn);
+    cmd.AddValue("pacing", "TCP pacing (TcpSocketState::EnablePacing)", pacing);
     cmd.AddValue("seed", "RngSeedManager seed", seed);
     cmd.AddValue("run", "RngSeedManager run number", run);
     cmd.AddValue("stop",
@@ -303,6 +329,13 @@ main(int argc, char* argv[])
     }
     if (!aqm_setup::ApplyOverrides(spec, qdiscOverrides))
     {
+        return 2;
+    }
+    TypeId tcpTid;
+    if (!CongestionControl(tcpType, tcpTid))
+    {
+        std::cerr << "unknown --tcp=" << tcpType
+                  << " (an ns-3 congestion control: TcpNewReno, TcpCubic, TcpLinuxReno, ...)\n";
         return 2;
     }
     if (stopMode != "quiet" && stopMode != "close")
@@ -362,9 +395,17 @@ main(int argc, char* argv[])
     probes::g_flowEstablished.assign(nFlows, -1.0);
     probes::g_lastDelay.assign(nFlows, -1.0);
 
-    // --- TCP: ns-3.37 defaults except the segment size ----------------------------------------
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpCubic::GetTypeId()));
+    // --- TCP: ns-3.37 defaults except the segment size, the congestion control, ECN, pacing --
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tcpTid));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segmentSize));
+    if (useEcn)
+    {
+        Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
+    }
+    if (pacing)
+    {
+        Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(true));
+    }
 
     // --- nodes and links ----------------------------------------------------------------------
     NodeContainer routers;
@@ -574,7 +615,10 @@ main(int argc, char* argv[])
        << Quote(schedule) << ",\"flows\":" << nFlows << ",\"tcp_flows\":" << nTcp
        << ",\"udp_flows\":" << udpFlows << ",\"duration_s\":" << Json(duration)
        << ",\"stop\":" << Quote(stopMode) << ",\"segment_size\":" << segmentSize
-       << ",\"seed\":" << seed << ",\"run\":" << run << ","
+       << ",\"seed\":" << seed << ",\"run\":" << run
+       << ",\"tcp_type\":" << Quote(tcpTid.GetName())
+       << ",\"tcp_ecn\":" << (useEcn ? "true" : "false")
+       << ",\"tcp_pacing\":" << (pacing ? "true" : "false") << ","
        << WindowMetrics(windowStart, end, plans)
        << ",\"max_queue_pkts\":" << probes::g_queue.maximum
        << ",\"qdisc_type\":" << Quote(spec.type) << ",\"qdisc_attributes\":{";
