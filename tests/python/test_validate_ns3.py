@@ -29,6 +29,7 @@ from aqmlab.engine.scenario import Scenario
 from aqmlab.engine.store import RunStore
 from aqmlab.validate import common as validate
 from aqmlab.validate.ns3 import page as ns3_page
+from aqmlab.validate.ns3 import program as ns3_program
 from aqmlab.validate.ns3 import queue_discs
 from aqmlab.validate.ns3 import suite as validate_ns3
 from aqmlab.validate.ns3.queue_discs import MappingError, queue_disc
@@ -120,9 +121,9 @@ def fake_program(tmp_path: Path, name: str = "fake_ns3", sleep_s: float = 0.0, f
 
 
 @pytest.fixture
-def fake(tmp_path, monkeypatch) -> validate_ns3.Program:
-    monkeypatch.setenv(validate_ns3.PROGRAM_ENV, str(fake_program(tmp_path)))
-    return validate_ns3.program()
+def fake(tmp_path, monkeypatch) -> ns3_program.Program:
+    monkeypatch.setenv(ns3_program.PROGRAM_ENV, str(fake_program(tmp_path)))
+    return ns3_program.program()
 
 
 TINY = validate_ns3.Grid(
@@ -134,7 +135,7 @@ TINY = validate_ns3.Grid(
 
 def test_sources_and_scenarios_exist():
     validate_ns3.check_files()
-    text = validate_ns3.PROGRAM_SOURCE.read_text()
+    text = ns3_program.PROGRAM_SOURCE.read_text()
     options = (
         *("aqm", "schedule", "flows", "duration", "measureFrom", "qdisc", "run", "nMax"),
         *("bottleneckDelay", "senderDelays", "receiverDelays"),
@@ -144,15 +145,16 @@ def test_sources_and_scenarios_exist():
         assert f'cmd.AddValue("{option}"' in text
     assert "segmentSize = 948" in text  # the program's own default, as the harness passes
     # the program knows every AQM the harness maps, by the same queue disc
-    setup = validate_ns3.PROGRAM_HEADERS[0].read_text()
+    setup = ns3_program.PROGRAM_HEADERS[0].read_text()
     for aqm, type_name in queue_discs.QUEUE_DISCS.items():
-        assert f'aqm == "{aqm}"' in setup and f'"{type_name}"' in setup
-    assert set(validate_ns3.AQMS) == set(queue_discs.QUEUE_DISCS)
+        preset = queue_discs.PROGRAM_AQMS.get(aqm, aqm)
+        assert f'aqm == "{preset}"' in setup and f'"{type_name}"' in setup
+    assert set(validate_ns3.AQMS) == set(queue_discs.QUEUE_DISCS) - set(queue_discs.PROGRAM_AQMS)
 
 
 def test_the_checkout_is_found():
     assert validate.ROOT == REPO_ROOT and validate.in_checkout()
-    assert validate_ns3.BUILD_DIR == REPO_ROOT / "target" / "ns3"
+    assert ns3_program.BUILD_DIR == REPO_ROOT / "target" / "ns3"
     assert validate_ns3.DOCS_PAGE == REPO_ROOT / "docs" / "validation-ns3.md"
 
 
@@ -607,7 +609,7 @@ def test_run_ids_cover_their_inputs(tmp_path, fake):
     assert rid.startswith("s1-red-n5-d2-w1-s1-ns3-")
     assert rid == validate_ns3.run_id(case, 1, "ns3", fake)
     assert rid != validate_ns3.run_id(case, 2, "ns3", fake)
-    other = validate_ns3.Program(fake.path, "0" * 12)
+    other = ns3_program.Program(fake.path, "0" * 12)
     assert rid != validate_ns3.run_id(case, 1, "ns3", other)
     ours = validate_ns3.run_id(case, 1, "aqmlab", fake)
     assert ours == validate_ns3.run_id(case, 1, "aqmlab", other)  # the program is not an input
@@ -629,7 +631,7 @@ def test_store_is_resumable_and_the_page_is_written(tmp_path, fake):
     again = validate_ns3.execute(out, TINY, 2, fake)
     assert (again.skipped, again.ran) == (12, 0)
     # a changed program reruns the ns-3 side only
-    changed = validate_ns3.Program(fake.path, "1" * 12)
+    changed = ns3_program.Program(fake.path, "1" * 12)
     third = validate_ns3.execute(out, TINY, 2, changed)
     assert (third.skipped, third.ran) == (6, 6)
 
@@ -694,8 +696,8 @@ def test_page_describes_the_new_aqms():
 
 
 def test_failed_ns3_run_is_reported_not_stored(tmp_path, monkeypatch):
-    monkeypatch.setenv(validate_ns3.PROGRAM_ENV, str(fake_program(tmp_path, fail=True)))
-    prog = validate_ns3.program()
+    monkeypatch.setenv(ns3_program.PROGRAM_ENV, str(fake_program(tmp_path, fail=True)))
+    prog = ns3_program.program()
     g = validate_ns3.Grid(TINY.cases[:1], {1: (1,)}, 60.0)
     outcome = validate_ns3.execute(tmp_path / "out", g, 1, prog)
     assert outcome.ran == 1 and len(outcome.failed) == 1
@@ -712,8 +714,8 @@ def test_slow_ns3_run_times_out(tmp_path):
 
 
 def test_interrupt_kills_ns3_runs_and_keeps_finished_ones(tmp_path, monkeypatch):
-    monkeypatch.setenv(validate_ns3.PROGRAM_ENV, str(fake_program(tmp_path, sleep_s=60.0)))
-    prog = validate_ns3.program()
+    monkeypatch.setenv(ns3_program.PROGRAM_ENV, str(fake_program(tmp_path, sleep_s=60.0)))
+    prog = ns3_program.program()
     g = validate_ns3.Grid(TINY.cases[:1], {1: (1,)}, 120.0)
     main = threading.main_thread().ident
     # A shell that started the test suite in the background ignores SIGINT, and the
@@ -762,7 +764,7 @@ def _cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("CXX", validate_ns3.PROGRAM_ENV)}
+    env = {k: v for k, v in os.environ.items() if k not in ("CXX", ns3_program.PROGRAM_ENV)}
     return {**env, **extra}
 
 

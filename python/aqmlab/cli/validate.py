@@ -68,6 +68,7 @@ def cmd_ns2(args: argparse.Namespace) -> int:
 def cmd_ns3(args: argparse.Namespace) -> int:
     # here, not at the top: other commands start without it
     from ..validate.ns3 import page as ns3_page
+    from ..validate.ns3 import program as ns3_program
     from ..validate.ns3 import suite as validate_ns3
 
     error: ErrorType = args.validate_error
@@ -79,9 +80,9 @@ def cmd_ns3(args: argparse.Namespace) -> int:
         raise error(str(e)) from None
     try:
         validate_ns3.check_files()
-        validate_ns3.check_tools()  # ns-3 and g++ are there, unless a program is named
+        ns3_program.check_tools()  # ns-3 and g++ are there, unless a program is named
         validate_ns3.check_grid(g)
-        prog = validate_ns3.program()  # builds once per source digest
+        prog = ns3_program.program()  # builds once per source digest
     except ValidationError as e:
         raise error(str(e)) from None
     out = _out_dir(args, "ns3")

@@ -22,9 +22,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
-import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -33,50 +30,32 @@ from pathlib import Path
 from typing import Any
 
 from ... import _core
-from ...data import EXPERIMENTS, VALIDATION
+from ...data import EXPERIMENTS
 from ...engine.scenario import toml_literal
 from ...engine.store import RunStore
 from .. import common
-from ..common import ROOT, Comparison, Job, Outcome, ValidationError, in_checkout
+from ..common import ROOT, Comparison, Job, Outcome, ValidationError
 from . import tcp_cases
+from .program import (
+    Program,
+    program_sources,
+)
 from .queue_discs import PROGRAM_AQMS, MappingError, QueueDiscMapping, queue_disc
+from .traffic_args import delays_arg, traffic_args
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
-NS3_DIR = VALIDATION / "ns3"
-PROGRAM_SOURCE = NS3_DIR / "betared_dumbbell.cc"
-PROGRAM_HEADERS = (NS3_DIR / "aqm_setup.h", NS3_DIR / "dumbbell_probes.h")
 SCENARIOS = {
     1: EXPERIMENTS / "betared" / "scenario1.toml",
     2: EXPERIMENTS / "betared" / "scenario2.toml",
 }
-BUILD_DIR = (
-    ROOT / "target" / "ns3"
-    if in_checkout()
-    else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aqmlab" / "ns3"
-)
-"""Where the ns-3 program is built: the checkout's `target/`, else the user's cache."""
 PAGE = "validation-ns3.md"
 TABLE = "validation-ns3.csv"
 DOCS_PAGE = ROOT / "docs" / PAGE
 
-PROGRAM_ENV = "AQMLAB_NS3_PROGRAM"
-INCLUDE_ENV = "NS3_INCLUDE_DIR"
-CXX_ENV = "CXX"
-INSTALL = "install it with: apt-get install libns3-dev g++"
-LIBS = (
-    "-lns3-applications",
-    "-lns3-traffic-control",
-    "-lns3-point-to-point",
-    "-lns3-internet",
-    "-lns3-network",
-    "-lns3-core",
-)
-CXX_FLAGS = ("-O2", "-std=c++17")
-BUILD_TIMEOUT_S = 900.0
 
 QUICK_TIMEOUT_S = 1800.0
 FULL_TIMEOUT_S = 6 * 3600.0
@@ -332,103 +311,6 @@ def mapping(case: Case) -> QueueDiscMapping:
         raise ValidationError(str(e)) from None
 
 
-def _delays_arg(key: str, value: Any) -> str:
-    """An access delay of the resolved `[topology]` (a number, or `{ list = [...] }`) as the
-    program's comma-separated list; ValidationError for a drawn one."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return repr(float(value))
-    if isinstance(value, Mapping) and set(value) == {"list"}:
-        return ",".join(repr(float(v)) for v in value["list"])
-    raise ValidationError(
-        f"topology.{key} = {value!r}: the ns-3 program takes a number or a list of delays "
-        "(flow i gets item i mod its length), not a drawn one"
-    )
-
-
-GROUP_KEYS = {"name", "start_jitter_s", "schedule", "transport", "source"}
-"""The keys of a flow group the ns-3 program models."""
-UDP_MIN_PACKET_BYTES = 81
-"""The program tells data packets from TCP's control packets by their size on the wire (PPP 2
-+ IP, more than 82 B), so a UDP packet must be larger than 80 B to count as data."""
-
-
-def _schedule_args(schedule: Mapping[str, Any], where: str) -> list[str]:
-    if schedule["kind"] == "constant":
-        return ["--schedule=constant", f"--flows={schedule['flows']}"]
-    if schedule["kind"] == "betared_steps":
-        return [
-            "--schedule=betared",
-            f"--nBase={schedule['n_base']}",
-            f"--nMid={schedule['n_mid']}",
-            f"--nMax={schedule['n_max']}",
-            f"--phase={schedule['phase_s']!r}",
-        ]
-    raise ValidationError(
-        f"{where}.kind = {schedule['kind']!r}: the ns-3 program runs 'constant' and "
-        "'betared_steps' only"
-    )
-
-
-def _traffic_args(traffic: Mapping[str, Any]) -> tuple[list[str], float]:
-    """The program's flows and their start jitter: one schedule of TCP flows, or groups: one of
-    TCP flows (bulk), then at most one of constant-bit-rate UDP flows (constant schedule), all
-    with one start jitter. ValidationError for anything else."""
-    if "groups" not in traffic:
-        schedule = _schedule_args(traffic["schedule"], "traffic.schedule")
-        return schedule, float(traffic["start_jitter_s"])
-    groups = traffic["groups"]
-    kinds = [g.get("transport", "tcp") for g in groups]
-    if kinds not in (["tcp"], ["tcp", "udp"]):
-        raise ValidationError(
-            f"traffic.groups: transports {kinds}: the ns-3 program runs one TCP group, "
-            "optionally followed by one UDP group"
-        )
-    for i, g in enumerate(groups):
-        extra = sorted(set(g) - GROUP_KEYS)
-        if extra:
-            raise ValidationError(
-                f"traffic.groups[{i}].{extra[0]}: the ns-3 program does not model a group's "
-                f"{extra[0]}"
-            )
-    jitters = {float(g["start_jitter_s"]) for g in groups}
-    if len(jitters) != 1:
-        raise ValidationError(
-            "traffic.groups: start_jitter_s differs between groups: the ns-3 program starts "
-            "every flow with one jitter"
-        )
-    tcp_source = groups[0].get("source", {"kind": "bulk"})
-    if tcp_source["kind"] != "bulk":
-        raise ValidationError(
-            f"traffic.groups[0].source.kind = {tcp_source['kind']!r}: the ns-3 program's TCP "
-            "flows are bulk"
-        )
-    args = _schedule_args(groups[0]["schedule"], "traffic.groups[0].schedule")
-    if len(groups) == 2:
-        udp, schedule = groups[1]["source"], groups[1]["schedule"]
-        if udp["kind"] != "cbr" or udp.get("random", False):
-            raise ValidationError(
-                "traffic.groups[1].source: the ns-3 program's UDP flows are constant bit rate "
-                '(kind = "cbr", random = false)'
-            )
-        if schedule["kind"] != "constant":
-            raise ValidationError(
-                f"traffic.groups[1].schedule.kind = {schedule['kind']!r}: the ns-3 program's "
-                "UDP flows run from their start to the end (constant)"
-            )
-        if udp["packet_bytes"] < UDP_MIN_PACKET_BYTES:
-            raise ValidationError(
-                f"traffic.groups[1].source.packet_bytes = {udp['packet_bytes']}: the ns-3 "
-                f"program's UDP packets are at least {UDP_MIN_PACKET_BYTES} B, or it would "
-                "count them as control packets"
-            )
-        args += [
-            f"--udpFlows={schedule['flows']}",
-            f"--udpRateKbps={float(udp['rate_kbps'])!r}",
-            f"--udpPacketBytes={udp['packet_bytes']}",
-        ]
-    return args, jitters.pop()
-
-
 def ns3_args(case: Case, seed: int) -> list[str]:
     """The program's arguments for one run, all taken from the resolved scenario; seed n is
     ns-3's RngRun n (RngSeed 1). ValidationError when the scenario is one the program does not
@@ -450,7 +332,7 @@ def ns3_args(case: Case, seed: int) -> list[str]:
         tcp_args = tcp_cases.program_args(tcp)
     except tcp_cases.TcpMappingError as e:
         raise ValidationError(str(e)) from None
-    flows, jitter = _traffic_args(traffic)
+    flows, jitter = traffic_args(traffic)
     start, end = sc["measure"]["window"]
     return [
         f"--aqm={PROGRAM_AQMS.get(case.aqm, case.aqm)}",
@@ -460,8 +342,8 @@ def ns3_args(case: Case, seed: int) -> list[str]:
         f"--startJitter={jitter!r}",
         f"--buffer={topo['router_buffer_pkts']}",
         f"--bottleneckDelay={float(topo['bottleneck_delay_ms'])!r}",
-        f"--senderDelays={_delays_arg('sender_delay_ms', topo['sender_delay_ms'])}",
-        f"--receiverDelays={_delays_arg('receiver_delay_ms', topo['receiver_delay_ms'])}",
+        f"--senderDelays={delays_arg('sender_delay_ms', topo['sender_delay_ms'])}",
+        f"--receiverDelays={delays_arg('receiver_delay_ms', topo['receiver_delay_ms'])}",
         f"--segmentSize={tcp['packet_bytes'] - NS3_HEADERS_BYTES}",
         *tcp_args,
         "--stop=quiet",
@@ -469,109 +351,6 @@ def ns3_args(case: Case, seed: int) -> list[str]:
         f"--run={seed}",
         f"--qdisc={qdisc.argument()}",
     ]
-
-
-# ---------------------------------------------------------------------------------------------
-# the ns-3 program: found, built, run
-
-
-@dataclass(frozen=True)
-class Toolchain:
-    cxx: str
-    include_dir: Path
-
-    def version_text(self) -> str:
-        return (self.include_dir / "ns3" / "version-defines.h").read_text(errors="replace")
-
-
-def find_ns3() -> Toolchain:
-    """The compiler and the ns-3 headers; ValidationError with the install hint when either is
-    missing."""
-    include_dir = Path(os.environ.get(INCLUDE_ENV) or "/usr/include")
-    for header in ("core-module.h", "version-defines.h", "pie-queue-disc.h"):
-        if not (include_dir / "ns3" / header).is_file():
-            raise ValidationError(f"ns-3 not found (no {include_dir / 'ns3' / header}); {INSTALL}")
-    cxx_name = os.environ.get(CXX_ENV) or "g++"
-    cxx = shutil.which(cxx_name)
-    if cxx is None:
-        raise ValidationError(f"ns-3 not found (no C++ compiler `{cxx_name}` on PATH); {INSTALL}")
-    return Toolchain(cxx, include_dir)
-
-
-def check_tools() -> None:
-    """ns-3's headers and the compiler are there (ValidationError with the install hint
-    otherwise), unless `AQMLAB_NS3_PROGRAM` names a ready program."""
-    if not os.environ.get(PROGRAM_ENV):
-        find_ns3()
-
-
-def program_sources() -> tuple[Path, ...]:
-    return (PROGRAM_SOURCE, *PROGRAM_HEADERS)
-
-
-def source_digest(tools: Toolchain) -> str:
-    """Covers the program's sources, the compiler flags and libraries, and ns-3's version."""
-    h = hashlib.sha256()
-    for path in program_sources():
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    h.update(" ".join((*CXX_FLAGS, *LIBS)).encode() + b"\0" + tools.version_text().encode())
-    return h.hexdigest()[:12]
-
-
-def build(tools: Toolchain, build_dir: Path = BUILD_DIR) -> Path:
-    """The compiled program, built now unless a build of the same sources exists."""
-    target = build_dir / f"betared_dumbbell-{source_digest(tools)}"
-    if target.is_file() and os.access(target, os.X_OK):
-        return target
-    build_dir.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    cmd = [
-        tools.cxx,
-        *CXX_FLAGS,
-        f"-I{tools.include_dir}",
-        str(PROGRAM_SOURCE),
-        "-o",
-        str(tmp),
-        *LIBS,
-    ]
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
-        if done.returncode != 0:
-            errors = [line for line in done.stderr.splitlines() if "error" in line]
-            first = (errors or done.stderr.strip().splitlines() or ["no message"])[0]
-            raise ValidationError(
-                f"building the ns-3 program failed ({first.strip()}); is libns3-dev 3.37 "
-                f"installed? {INSTALL}"
-            )
-        os.replace(tmp, target)
-    except subprocess.TimeoutExpired:
-        raise ValidationError(
-            f"building the ns-3 program took over {BUILD_TIMEOUT_S:g} s"
-        ) from None
-    finally:
-        tmp.unlink(missing_ok=True)
-    return target
-
-
-@dataclass(frozen=True)
-class Program:
-    """The ns-3 program to run and the digest that names its build in run ids."""
-
-    path: Path
-    digest: str
-
-
-def program() -> Program:
-    """`AQMLAB_NS3_PROGRAM` when set (named by the digest of its bytes), else the build for the
-    current sources (made now if needed; named by the source digest)."""
-    given = os.environ.get(PROGRAM_ENV)
-    if given:
-        path = Path(given)
-        if not (path.is_file() and os.access(path, os.X_OK)):
-            raise ValidationError(f"{PROGRAM_ENV}={given}: not an executable file")
-        return Program(path.resolve(), hashlib.sha256(path.read_bytes()).hexdigest()[:12])
-    tools = find_ns3()
-    return Program(build(tools), source_digest(tools))
 
 
 def run_id(case: Case, seed: int, side: str, prog: Program | None = None) -> str:
