@@ -4,6 +4,7 @@
 //! recovery paths own cwnd and ssthresh; an algorithm only answers with new values.
 
 use crate::tcp::config::{EcnFeedback, EctCodepoint, TcpConfig};
+use crate::tcp::rate_sample::{RateConnection, RateSample};
 
 /// What the sender knows when an ACK acknowledges new data.
 #[derive(Clone, Copy, Debug)]
@@ -56,6 +57,53 @@ pub enum EcnUse {
     },
 }
 
+/// What a rate-based algorithm (ns-3's HasCongControl) reads of the sender and sets: ns-3's
+/// TcpSocketState as CongControl, CongestionStateSet and CwndEvent see it.
+#[derive(Clone, Copy, Debug)]
+pub struct CongControlState {
+    /// Congestion window, segments (the algorithm sets it).
+    pub cwnd_pkts: f64,
+    /// Slow-start threshold, segments (the algorithm sets it).
+    pub ssthresh_pkts: f64,
+    /// Pacing rate, segments per second (the algorithm sets it).
+    pub pacing_rate_pkts_per_s: f64,
+    /// MaxPacingRate, segments per second.
+    pub max_pacing_rate_pkts_per_s: f64,
+    /// Segments in flight (ns-3's m_bytesInFlight as last computed).
+    pub in_flight_pkts: u32,
+    /// The sender is in fast recovery (CA_RECOVERY).
+    pub in_recovery: bool,
+    /// The initial window, segments.
+    pub initial_cwnd_pkts: u32,
+    /// Now, ns.
+    pub now_ns: u64,
+    /// The latest RTT estimate (ns-3's m_lastRtt: the smoothed RTT), seconds.
+    pub srtt_s: Option<f64>,
+    /// The smallest RTT estimate so far (ns-3's m_minRtt), seconds.
+    pub min_rtt_s: Option<f64>,
+}
+
+/// The moments ns-3.37 hands a rate-based algorithm.
+#[derive(Clone, Copy, Debug)]
+pub enum CongEvent<'a> {
+    /// The connection is open (the first CongestionStateSet(CA_OPEN)).
+    Start,
+    /// An ACK was processed (CongControl), with its rate sample and the delivery counters.
+    Ack(&'a RateSample, &'a RateConnection),
+    /// Fast recovery begins (CongestionStateSet(CA_RECOVERY)), after an ACK that delivered
+    /// `delivered_pkts` segments.
+    EnterRecovery {
+        /// Segments the ACK newly acknowledged or SACKed (m_lastAckedSackedBytes).
+        delivered_pkts: u32,
+    },
+    /// A retransmission timeout (CongestionStateSet(CA_LOSS)).
+    EnterLoss,
+    /// Fast recovery ended (CwndEvent(CA_EVENT_COMPLETE_CWR)).
+    CompleteCwr,
+    /// A segment leaves with nothing in flight (CwndEvent(CA_EVENT_TX_START)).
+    TxStart,
+}
+
 /// A congestion-control algorithm: its state between ACKs and its answers to the sender.
 /// Windows are in segments. The provided methods are what an algorithm without those
 /// refinements does (no early slow-start exit, cwnd = ssthresh after a cut, no growth on the
@@ -64,6 +112,11 @@ pub trait Controller {
     /// What the algorithm needs of ECN (the scenario reader turns ECN on for it and refuses
     /// settings that contradict it).
     const ECN_USE: EcnUse = EcnUse::Optional;
+
+    /// Whether the algorithm sets cwnd and the pacing rate from rate samples itself (ns-3's
+    /// HasCongControl): the sender then skips the recovery algorithm's window changes, leaves
+    /// the pacing rate alone and calls [`Controller::cong_control`].
+    const HAS_CONG_CONTROL: bool = false;
 
     /// The algorithm with its knobs taken from the configuration.
     fn new(cfg: &TcpConfig) -> Self
@@ -105,4 +158,12 @@ pub trait Controller {
     /// `ssthresh_after_congestion` for the same timeout, as ns-3.37 reduces ssthresh before it
     /// enters the loss state.
     fn on_timeout(&mut self) {}
+
+    /// A rate-based algorithm's reaction to `event` (only called when
+    /// [`Controller::HAS_CONG_CONTROL`]); it may change cwnd, ssthresh and the pacing rate in
+    /// `state`.
+    fn cong_control(&mut self, _state: &mut CongControlState, _event: CongEvent<'_>) {}
+
+    /// Hands the algorithm the flow's own random stream (`bbr`/flow), for algorithms that draw.
+    fn seed(&mut self, _rng: aqm::Rng) {}
 }

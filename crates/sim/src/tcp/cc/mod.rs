@@ -1,11 +1,13 @@
 //! Congestion control: the [`Controller`] trait every algorithm implements, one file per
-//! algorithm (`reno.rs`, `cubic.rs` with `hystart.rs`, `bic.rs`, `dctcp.rs`, `hybla.rs`, `linux_reno.rs`,
+//! algorithm (`reno.rs`, `bbr.rs` with `bbr_filter.rs`, `cubic.rs` with `hystart.rs`, `bic.rs`, `dctcp.rs`, `hybla.rs`, `linux_reno.rs`,
 //! `scalable.rs`), the names in `registry.rs`, and [`CongestionControl`], the enum a sender
 //! holds, with one variant per registered algorithm.
 //! The enum implements the trait by matching on its variant (no boxing, no virtual call); the
 //! enum, its construction from [`CcKind`] and every method's match are generated from the
 //! registry's list, so an algorithm is added by its file, its `mod` line and its registry line.
 
+pub mod bbr;
+mod bbr_filter;
 pub mod bic;
 mod controller;
 pub mod cubic;
@@ -17,7 +19,7 @@ pub mod registry;
 pub mod reno;
 pub mod scalable;
 
-pub use controller::{AckedInfo, Controller, EcnUse};
+pub use controller::{AckedInfo, CongControlState, CongEvent, Controller, EcnUse};
 
 use crate::tcp::config::TcpConfig;
 use registry::{congestion_controls, CcKind};
@@ -39,6 +41,13 @@ macro_rules! dispatch {
             pub fn ecn_use(self) -> EcnUse {
                 match self {
                     $(CcKind::$variant => <$algorithm as Controller>::ECN_USE,)*
+                }
+            }
+
+            /// Whether the algorithm sets cwnd and pacing from rate samples (HasCongControl).
+            pub fn has_cong_control(self) -> bool {
+                match self {
+                    $(CcKind::$variant => <$algorithm as Controller>::HAS_CONG_CONTROL,)*
                 }
             }
         }
@@ -107,6 +116,18 @@ macro_rules! dispatch {
             fn on_timeout(&mut self) {
                 match self {
                     $(CongestionControl::$variant(c) => c.on_timeout(),)*
+                }
+            }
+
+            fn cong_control(&mut self, state: &mut CongControlState, event: CongEvent<'_>) {
+                match self {
+                    $(CongestionControl::$variant(c) => c.cong_control(state, event),)*
+                }
+            }
+
+            fn seed(&mut self, rng: aqm::Rng) {
+                match self {
+                    $(CongestionControl::$variant(c) => c.seed(rng),)*
                 }
             }
         }

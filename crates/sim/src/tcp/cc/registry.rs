@@ -25,6 +25,8 @@ macro_rules! congestion_controls {
             Scalable(scalable::Scalable) = "scalable",
             /// DCTCP (RFC 8257; ns-3.37 TcpDctcp).
             Dctcp(dctcp::Dctcp) = "dctcp",
+            /// BBR version 1 (Cardwell et al. 2016; ns-3.37 TcpBbr).
+            Bbr(bbr::Bbr) = "bbr",
         }
     };
 }
