@@ -46,31 +46,31 @@ rate_per_s = 20.0
 """
 
 CASES = [
-    ("betared/scenario2.toml", ["duration_s=5"], "0", "8d9e83a5df882a8f"),
+    ("betared/scenario2.toml", ["duration_s=5"], "0", "d0a7d4f342cad2d6"),
     (
         "betared/scenario1.toml",
         ["duration_s=3", "queue.aqm=betared"],
         "18446744073709551615",
-        "520e18dfeb541938",
+        "e64a5376143e010d",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
         ["duration_s=2", "queue.aqm=pi"],
         "3",
-        "20ab1cc707e73838",
+        "0a9aa09166e40b5c",
     ),
     (
         "chen2011/dumbbell.toml",
         ["duration_s=6", "traffic.schedule.flows=50"],
         "2",
-        "efd92ebdad36e166",
+        "f18fb68d72663ad8",
     ),
-    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "5b05653aac2f90cd"),
+    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "77e1ec11e620e4fa"),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         ["duration_s=2", "queue.aqm=rem"],
         "1",
-        "cf6986d66730a824",
+        "7cbd93c2f0afc83f",
     ),
 ]
 """(scenario, overrides, seed, digest): finite flows and an empty cwnd table in the fifth; three
