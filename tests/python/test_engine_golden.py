@@ -83,12 +83,20 @@ ADDED = {
         "dualpi2",
         "step",
     ),
-    "tcp_keys": ("ect_codepoint", "ecn_feedback", "dctcp_g", "dctcp_alpha_init"),
+    "tcp_keys": (
+        "ect_codepoint",
+        "ecn_feedback",
+        "dctcp_g",
+        "dctcp_alpha_init",
+        "pacing",
+        "pacing_ss_ratio",
+        "pacing_ca_ratio",
+    ),
 }
 """The latency probes' table and summary columns, the flow-queueing and dual-queue counters of
 the per-port table (docs/metrics.md), the tables of `[queue]` added since (the token-bucket
 shaper's, the priority bands' and the new AQMs', which the resolved scenario text lists), and the
-`[tcp]` keys of the ECN codepoint, the ECN feedback and DCTCP, added after the digests."""
+`[tcp]` keys of the ECN codepoint, the ECN feedback, DCTCP and pacing, added after the digests."""
 
 
 def _clean(value):

@@ -36,6 +36,8 @@ pub enum Event {
     FlowStop { flow: u32 },
     /// A sender's retransmission timer may have expired.
     Rto { flow: u32 },
+    /// A paced sender's pacing timer may have expired.
+    Pace { flow: u32 },
     /// A receiver's delayed-acknowledgement timer may have expired.
     DelAck { flow: u32 },
     /// A UDP source's next packet is due.

@@ -37,6 +37,8 @@ pub struct Flow {
     pub sender_event_ns: Option<u64>,
     /// Time of the pending DelAck event, if one is queued.
     pub delack_event_ns: Option<u64>,
+    /// Time of the pending Pace event (a paced TCP sender's wake-up), if one is queued.
+    pub pace_event_ns: Option<u64>,
     /// Started, and neither stopped nor completed.
     pub active: bool,
     /// When a finite flow's last byte was acknowledged, ns.
@@ -47,7 +49,8 @@ pub struct Flow {
 
 impl Flow {
     /// Flow `id` of `group` from `ends.sender` to `ends.receiver`, sending as `source` says
-    /// with TCP settings `tcp`; UDP draws come from `seed`'s stream "udp"/`id`.
+    /// with TCP settings `tcp`; UDP draws come from `seed`'s stream "udp"/`id`, BBR's from
+    /// "bbr"/`id`.
     pub fn new(
         id: u32,
         group: u32,
@@ -58,8 +61,12 @@ impl Flow {
         seed: u64,
     ) -> Self {
         let agent = if source.is_tcp() {
+            let mut sender = Sender::new(id, ends.receiver, tcp);
+            if tcp.cc.has_cong_control() {
+                sender.seed(aqm::Rng::stream(seed, "bbr", u64::from(id)));
+            }
             Agent::Tcp {
-                sender: Sender::new(id, ends.receiver, tcp),
+                sender,
                 receiver: Receiver::new(id, ends.sender),
             }
         } else if let Source::UdpProbe { .. } = source {
@@ -74,6 +81,7 @@ impl Flow {
             agent,
             sender_event_ns: None,
             delack_event_ns: None,
+            pace_event_ns: None,
             active: false,
             completed_ns: None,
             stats: FlowStats::default(),

@@ -9,6 +9,11 @@ use sim::tcp::cc::registry::CcKind;
 
 /// A short congested dumbbell with congestion control `cc` on top of `preset`.
 fn scenario(preset: &str, cc: &str) -> String {
+    // A rate-based algorithm (BBR) needs the SACK path, which ns-2's preset turns off.
+    let path = match CcKind::from_name(cc) {
+        Some(k) if k.has_cong_control() && preset == "ns2" => "sack = true\nrecovery = \"newreno\"",
+        _ => "",
+    };
     format!(
         r#"
         duration_s = 10.0
@@ -27,6 +32,7 @@ fn scenario(preset: &str, cc: &str) -> String {
         [tcp]
         preset = "{preset}"
         cc = "{cc}"
+        {path}
         [traffic.schedule]
         kind = "constant"
         flows = 10

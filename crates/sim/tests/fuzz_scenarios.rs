@@ -115,7 +115,7 @@ window = {window}
             // ABetaRED's and DBetaRED's target delay, at 35 % of the buffer in 1000-byte
             // packets (their q_target = C·T_target must lie inside the buffer).
             ttarget = 0.35 * l * 8000.0 / (self.rate_mbps * 1e6) * 1e3,
-            tcp = self.tcp,
+            tcp = self.tcp_settings(),
             cc = self.cc,
             tcp_ecn = self.ecn || self.cc_needs_ecn(),
             jitter = self.start_jitter_s,
@@ -136,6 +136,17 @@ window = {window}
             )
         } else {
             format!("[traffic.schedule]\n{}", self.schedule)
+        }
+    }
+
+    /// The drawn TCP settings; a rate-based algorithm (BBR) runs on ns-2's preset with the SACK
+    /// path it needs.
+    fn tcp_settings(&self) -> &'static str {
+        let cc = CcKind::from_name(self.cc).expect("a registered name");
+        if cc.has_cong_control() && self.tcp.contains("ns2") {
+            "preset = \"ns2\"\nsack = true\nrecovery = \"newreno\""
+        } else {
+            self.tcp
         }
     }
 

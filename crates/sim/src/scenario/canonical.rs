@@ -84,6 +84,9 @@ fn tcp(c: &TcpConfig) -> Value {
         ("cubic_friendliness", Value::Boolean(c.cubic_friendliness)),
         ("hystart", Value::Boolean(c.hystart)),
         ("hystart_low_window_pkts", i(c.hystart_low_window_pkts)),
+        ("pacing", Value::Boolean(c.pacing)),
+        ("pacing_ss_ratio", f(c.pacing_ss_ratio)),
+        ("pacing_ca_ratio", f(c.pacing_ca_ratio)),
     ])
 }
 

@@ -11,6 +11,11 @@ use crate::tcp::config::{
 };
 use crate::time::{MAX_TIME_MS, MAX_TIME_S};
 
+/// The `[tcp]` keys whose defaults depend on the congestion control (an algorithm that needs ECN
+/// or pacing turns them on). A flow group's `tcp` table that names its own `cc` takes these from
+/// that `cc` unless it sets them too, rather than from the scenario's `[tcp]`.
+pub(super) const CC_DEFAULTED_KEYS: &[&str] = &["ecn", "ect_codepoint", "ecn_feedback", "pacing"];
+
 /// The shortest retransmission and delayed-ACK timeouts, seconds (1 µs).
 const MIN_TIMEOUT_S: f64 = 1e-6;
 
@@ -148,6 +153,17 @@ pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
             2,
             1 << 20,
         )? as u32,
+        pacing: s.bool("pacing", base.pacing || cc.has_cong_control())?,
+        pacing_ss_ratio: s.f64(
+            "pacing_ss_ratio",
+            Some(base.pacing_ss_ratio),
+            Range::Closed(0.01, 100.0),
+        )?,
+        pacing_ca_ratio: s.f64(
+            "pacing_ca_ratio",
+            Some(base.pacing_ca_ratio),
+            Range::Closed(0.01, 100.0),
+        )?,
     };
     if c.max_rto_s < c.min_rto_s {
         return Err(s.error("max_rto_s", "must be >= min_rto_s"));
@@ -168,6 +184,7 @@ pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
         _ => {}
     }
     check_ecn(&c, &s)?;
+    check_pacing(&c, &s)?;
     if c.timestamps && c.rtt_estimator == RttEstimatorKind::Ns2 {
         return Err(s.error(
             "timestamps",
@@ -176,6 +193,31 @@ pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
     }
     s.finish()?;
     Ok(c)
+}
+
+/// Pacing and rate-based congestion control run on the RFC 6675 path only (ns-3's sender); an
+/// algorithm that sets the pacing rate itself (ns-3's HasCongControl, BBR) needs pacing on.
+fn check_pacing(c: &TcpConfig, s: &Section) -> Result<(), ScenarioError> {
+    let sack_path = c.sack && c.recovery != RecoveryKind::Sack1;
+    if c.cc.has_cong_control() && !sack_path {
+        return Err(s.error(
+            "cc",
+            format!(
+                "{} needs sack = true with recovery \"prr\" or \"newreno\"",
+                c.cc.name()
+            ),
+        ));
+    }
+    if c.cc.has_cong_control() && !c.pacing {
+        return Err(s.error("pacing", format!("{} needs pacing = true", c.cc.name())));
+    }
+    if c.pacing && !sack_path {
+        return Err(s.error(
+            "pacing",
+            "needs sack = true with recovery \"prr\" or \"newreno\"",
+        ));
+    }
+    Ok(())
 }
 
 /// ECN settings that contradict each other or the congestion control: an algorithm that needs

@@ -7,7 +7,7 @@ use super::error::ScenarioError;
 use super::model::*;
 use super::parse_schedule::{schedule, MAX_FLOWS};
 use super::parse_source::source;
-use super::parse_tcp::tcp;
+use super::parse_tcp::{tcp, CC_DEFAULTED_KEYS};
 use super::per_flow::{delay_spec, per_flow_spec};
 use super::reader::{array_of_tables, type_name, Range, Section};
 use crate::tcp::config::TcpConfig;
@@ -173,6 +173,14 @@ fn group_tcp(
         Some(_) => return Err(ScenarioError::new(path, "must be a table")),
     };
     let mut merged = tcp_table.cloned().unwrap_or_default();
+    if overrides.contains_key("cc") {
+        // The group's congestion control brings its own defaults for these.
+        for key in CC_DEFAULTED_KEYS {
+            if !overrides.contains_key(*key) {
+                merged.remove(*key);
+            }
+        }
+    }
     merged.extend(overrides.clone());
     let config = tcp(Section::detached(&path, Some(&merged)))?;
     Ok((overrides, config))

@@ -90,6 +90,24 @@ impl Simulation {
         self.sync_rto_timer(flow);
     }
 
+    /// A paced sender's pacing timer expired: send what it held back.
+    pub(super) fn pace(&mut self, flow: u32) {
+        let now = self.now_ns;
+        let f = &mut self.flows[flow as usize];
+        if f.pace_event_ns != Some(now) {
+            return;
+        }
+        f.pace_event_ns = None;
+        let Agent::Tcp { sender, .. } = &mut f.agent else {
+            return;
+        };
+        let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
+        sender.on_pace_timer(now, tcp, &mut self.outbox);
+        let host = f.ends.sender;
+        self.flush_outbox(host);
+        self.sync_rto_timer(flow);
+    }
+
     pub(super) fn delack(&mut self, flow: u32) {
         let now = self.now_ns;
         let f = &mut self.flows[flow as usize];
@@ -206,7 +224,8 @@ impl Simulation {
         self.outbox = outbox;
     }
 
-    /// Keep one Rto event queued no later than the sender's deadline.
+    /// Keep one Rto event queued no later than the sender's deadline, and one Pace event
+    /// when a paced sender waits for its pacing timer.
     fn sync_rto_timer(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
         let Agent::Tcp { sender, .. } = &f.agent else {
@@ -217,6 +236,12 @@ impl Simulation {
             sender.rto_deadline_ns(),
             &mut f.sender_event_ns,
             Event::Rto { flow },
+        );
+        queue_timer(
+            &mut self.events,
+            sender.pace_deadline_ns(),
+            &mut f.pace_event_ns,
+            Event::Pace { flow },
         );
     }
 

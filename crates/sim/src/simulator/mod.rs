@@ -110,6 +110,7 @@ impl Simulation {
             Event::FlowStop { flow } => self.stop_flow(flow),
             Event::Rto { flow } => self.rto(flow),
             Event::DelAck { flow } => self.delack(flow),
+            Event::Pace { flow } => self.pace(flow),
             Event::Emit { flow } => self.emit(flow),
             Event::Sample => self.sample(),
         }

@@ -389,6 +389,13 @@ pub struct TcpConfig {
     pub hystart: bool,
     /// HyStart acts only once cwnd is at least this many segments (ns-3's HyStartLowWindow).
     pub hystart_low_window_pkts: u32,
+    /// Pacing (ns-3.37's EnablePacing): after the initial window, one segment per
+    /// payload/pacing-rate interval.
+    pub pacing: bool,
+    /// Pacing rate factor over cwnd/RTT while cwnd < ssthresh/2 (ns-3's PacingSsRatio, 200 %).
+    pub pacing_ss_ratio: f64,
+    /// Pacing rate factor over cwnd/RTT otherwise (ns-3's PacingCaRatio, 120 %).
+    pub pacing_ca_ratio: f64,
 }
 
 /// Names of the presets.
@@ -448,6 +455,9 @@ impl TcpConfig {
             cubic_friendliness: false,
             hystart: true,
             hystart_low_window_pkts: 16,
+            pacing: false,
+            pacing_ss_ratio: 2.0,
+            pacing_ca_ratio: 1.2,
         }
     }
 
@@ -503,6 +513,9 @@ impl TcpConfig {
             cubic_friendliness: true,
             hystart: false,
             hystart_low_window_pkts: 16,
+            pacing: false,
+            pacing_ss_ratio: 2.0,
+            pacing_ca_ratio: 1.2,
         }
     }
 

@@ -5,7 +5,10 @@
 
 pub mod cc;
 pub mod config;
+mod cong_control;
+pub mod pacing;
 pub mod prr;
+pub mod rate_sample;
 pub mod receiver;
 mod recovery_newreno;
 mod recovery_sack;

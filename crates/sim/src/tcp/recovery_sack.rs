@@ -6,7 +6,7 @@
 //! NextSeg. A partial ACK resends the next lost segment at once. After a timeout every unSACKed
 //! segment is marked lost and resent in slow start; SACKed ones are not resent.
 
-use super::cc::Controller;
+use super::cc::{CongEvent, Controller};
 use super::config::TcpConfig;
 use super::prr::Prr;
 use super::scoreboard::NextSegment;
@@ -31,11 +31,16 @@ impl Sender {
             {
                 break;
             }
+            if !self.pacing_allows(now_ns, cfg) {
+                break;
+            }
+            self.on_send_from_idle(now_ns, cfg);
             if !self.send_next_segment(self.state == CongState::Recovery, now_ns, cfg, out) {
                 break;
             }
             burst += 1;
         }
+        self.check_app_limited();
     }
 
     /// Send what NextSeg picks; false when it picks nothing.
@@ -68,7 +73,12 @@ impl Sender {
 
     /// cwnd during recovery or CWR, after an ACK that delivered `delivered` segments: PRR, or
     /// ssthresh with the classic rule.
+    /// A rate-based congestion control sets the window itself (ns-3 skips the recovery
+    /// algorithm when HasCongControl).
     fn recovery_window(&mut self, delivered: u32, retransmission_acked: bool, cfg: &TcpConfig) {
+        if self.rate_based {
+            return;
+        }
         if !Self::uses_prr(cfg) {
             self.cwnd_pkts = self.ssthresh_pkts;
             return;
@@ -94,10 +104,27 @@ impl Sender {
     ) {
         let ackno = ack.seq;
         let old_una = self.board.una();
+        let before = self.before_ack();
         let newly_sacked = self.board.apply_sack(ack.sack_blocks());
+        self.rate_on_sack(ack, now_ns);
         if ackno < old_una {
             return;
         }
+        self.process_ack_sack(ack, old_una, newly_sacked, now_ns, cfg, out);
+        self.after_ack(before, now_ns, cfg);
+    }
+
+    /// ns-3's ProcessAck on the SACK path, after the scoreboard took the SACK blocks.
+    fn process_ack_sack(
+        &mut self,
+        ack: &Packet,
+        old_una: u32,
+        newly_sacked: u32,
+        now_ns: u64,
+        cfg: &TcpConfig,
+        out: &mut Vec<Packet>,
+    ) {
+        let ackno = ack.seq;
         let sample_s = if ackno > old_una {
             self.sample_rtt(ack, ackno, now_ns, false, cfg)
         } else {
@@ -108,15 +135,18 @@ impl Sender {
         } else {
             Default::default()
         };
+        self.rate_on_cumulative_ack(ackno, now_ns);
         let delivered = acked.newly_delivered + newly_sacked;
         if self.state == CongState::Cwr && ackno > self.recover {
             self.set_state(CongState::Open);
-            self.cwnd_pkts = self.ssthresh_pkts;
+            if !self.rate_based {
+                self.cwnd_pkts = self.ssthresh_pkts;
+            }
         }
         if cfg.ecn && ackno > old_una && ack.has(flags::ECE) && self.ecn_recover < ackno {
             self.ecn_recover = ackno;
             if matches!(self.state, CongState::Open | CongState::Disorder) {
-                self.enter_cwr(delivered, cfg);
+                self.enter_cwr(delivered, now_ns, cfg);
             }
         }
         let is_dup = newly_sacked > 0;
@@ -186,6 +216,9 @@ impl Sender {
                         self.first_partial_ack = true;
                         let info = self.acked_info(segs, sample_s, now_ns);
                         self.pkts_acked(&info);
+                        if self.rate_based {
+                            self.cc_event(CongEvent::CompleteCwr, now_ns, cfg);
+                        }
                         self.set_state(CongState::Open);
                         self.dupacks = 0;
                         self.cwnd_pkts = self.ssthresh_pkts;
@@ -255,6 +288,15 @@ impl Sender {
         self.recover_active = true;
         self.set_state(CongState::Recovery);
         self.stats.fast_recoveries += 1;
+        if self.rate_based {
+            self.cc_event(
+                CongEvent::EnterRecovery {
+                    delivered_pkts: delivered,
+                },
+                now_ns,
+                cfg,
+            );
+        }
         let pipe = self.board.pipe();
         self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, pipe);
         self.prr = Prr::enter(u64::from(self.board.outstanding()) * Self::segment_bytes(cfg));
@@ -267,11 +309,14 @@ impl Sender {
 
     /// RFC 3168 §6.1.2 with ns-3's CWR state: ssthresh from congestion control, the window
     /// brought down to it by PRR (or at once) until `recover` is acknowledged.
-    fn enter_cwr(&mut self, delivered: u32, cfg: &TcpConfig) {
+    fn enter_cwr(&mut self, delivered: u32, now_ns: u64, cfg: &TcpConfig) {
         let pipe = self.board.pipe();
         self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, pipe);
         self.recover = self.board.high();
         self.set_state(CongState::Cwr);
+        if self.rate_based {
+            self.cc_event(CongEvent::EnterCwr, now_ns, cfg);
+        }
         self.prr = Prr::enter(u64::from(self.board.outstanding()) * Self::segment_bytes(cfg));
         self.recovery_window(delivered, false, cfg);
         self.cwr_pending = true;
@@ -308,6 +353,9 @@ impl Sender {
                 .ssthresh_after_congestion(self.cwnd_pkts, pipe_before);
         }
         self.cc.on_timeout();
+        if self.rate_based {
+            self.cc_event(CongEvent::EnterLoss, now_ns, cfg);
+        }
         self.set_state(CongState::Loss);
         self.cwnd_pkts = 1.0;
         self.try_send(now_ns, cfg, out);

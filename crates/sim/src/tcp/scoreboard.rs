@@ -270,6 +270,16 @@ impl Scoreboard {
         self.scan_from = self.una;
     }
 
+    /// Segments marked lost and not SACKed.
+    pub fn lost_out(&self) -> u32 {
+        self.lost_out
+    }
+
+    /// Segments retransmitted and still counted in pipe.
+    pub fn retrans_out(&self) -> u32 {
+        self.retrans_out
+    }
+
     /// RFC 6675 SetPipe() as ns-3 computes it: segments sent, less those SACKed or lost, plus
     /// those retransmitted.
     pub fn pipe(&self) -> u32 {

@@ -9,7 +9,9 @@
 pub use super::cc::CongState;
 use super::cc::{AckedInfo, CongestionControl, Controller};
 use super::config::{RecoveryKind, TcpConfig};
+use super::pacing::Pacer;
 use super::prr::Prr;
+use super::rate_sample::RateEstimator;
 use super::receiver::SYN_OPTION_BYTES;
 use super::rtt::RttEstimator;
 use super::sack1_state::Sack1State;
@@ -121,6 +123,16 @@ pub struct Sender {
     pub(super) retries_left: u32,
     pub(super) connection: Connection,
     pub(super) cc: CongestionControl,
+    /// Congestion control sets cwnd and pacing from rate samples (ns-3's HasCongControl).
+    pub(super) rate_based: bool,
+    /// Delivery-rate records and samples (kept when `rate_based`).
+    pub(super) rate: RateEstimator,
+    /// The pacing rate and timer (used with `pacing`).
+    pub(super) pacer: Pacer,
+    /// The smallest RTT estimate so far (ns-3's m_minRtt), kept when `rate_based`.
+    pub(super) min_rtt_s: Option<f64>,
+    /// Segments in flight as ns-3 computes them before ProcessAck (m_bytesInFlight).
+    pub(super) in_flight_at_ack_pkts: u32,
     /// Counters.
     pub stats: SenderStats,
 }
@@ -154,6 +166,11 @@ impl Sender {
             retries_left: cfg.data_retries,
             connection: Connection::Idle,
             cc: CongestionControl::new(cfg),
+            rate_based: cfg.cc.has_cong_control(),
+            rate: RateEstimator::default(),
+            pacer: Pacer::new(cfg),
+            min_rtt_s: None,
+            in_flight_at_ack_pkts: 0,
             stats: SenderStats::default(),
         }
     }
@@ -182,8 +199,14 @@ impl Sender {
             self.send_syn(now_ns, cfg, out);
         } else {
             self.connection = Connection::Established;
+            self.on_established(now_ns, cfg);
             self.try_send(now_ns, cfg, out);
         }
+    }
+
+    /// Give congestion control the flow's own random stream.
+    pub fn seed(&mut self, rng: aqm::Rng) {
+        self.cc.seed(rng);
     }
 
     /// The application stops offering new data; what was sent is still delivered reliably.
@@ -269,6 +292,7 @@ impl Sender {
         }
         self.connection = Connection::Established;
         self.rto_deadline_ns = None;
+        self.on_established(now_ns, cfg);
         self.try_send(now_ns, cfg, out);
     }
 
@@ -398,6 +422,7 @@ impl Sender {
         out: &mut Vec<Packet>,
     ) {
         let new_data = seq >= self.board.high();
+        self.on_transmit_paced(seq, now_ns, cfg);
         self.rtt.on_transmit(seq, new_data, now_ns);
         if new_data {
             debug_assert_eq!(seq, self.board.high(), "segments are sent in order");

@@ -93,7 +93,8 @@ pub fn run_path_marked(
         let next_pkt = heap.peek().map(|r| r.0 .0).unwrap_or(u64::MAX);
         let next_rto = tx.rto_deadline_ns().unwrap_or(u64::MAX);
         let next_delack = rx.delack_deadline_ns().unwrap_or(u64::MAX);
-        let next = next_pkt.min(next_rto).min(next_delack);
+        let next_pace = tx.pace_deadline_ns().unwrap_or(u64::MAX);
+        let next = next_pkt.min(next_rto).min(next_delack).min(next_pace);
         if next > end {
             break;
         }
@@ -115,6 +116,8 @@ pub fn run_path_marked(
             }
         } else if next == next_rto {
             tx.on_rto(now, cfg, &mut out);
+        } else if next == next_pace {
+            tx.on_pace_timer(now, cfg, &mut out);
         } else {
             rx.on_delack_timer(now, cfg, &mut out);
         }

@@ -6,6 +6,7 @@
 //! socket's window itself.
 
 use crate::tcp::config::{EcnFeedback, EctCodepoint, TcpConfig};
+use crate::tcp::rate_sample::{RateConnection, RateSample};
 
 /// The congestion state of the sender (ns-3's TcpCongState_t, Linux's ca_state).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +84,70 @@ pub enum EcnUse {
     },
 }
 
+/// What a rate-based algorithm (ns-3's HasCongControl) reads of the sender and sets: ns-3's
+/// TcpSocketState as CongControl, CongestionStateSet and CwndEvent see it.
+#[derive(Clone, Copy, Debug)]
+pub struct CongControlState {
+    /// Congestion window, segments (the algorithm sets it).
+    pub cwnd_pkts: f64,
+    /// Slow-start threshold, segments (the algorithm sets it).
+    pub ssthresh_pkts: f64,
+    /// Pacing rate, segments per second (the algorithm sets it).
+    pub pacing_rate_pkts_per_s: f64,
+    /// MaxPacingRate, segments per second.
+    pub max_pacing_rate_pkts_per_s: f64,
+    /// Segments in flight (ns-3's m_bytesInFlight as last computed).
+    pub in_flight_pkts: u32,
+    /// The sender is in fast recovery (CA_RECOVERY).
+    pub in_recovery: bool,
+    /// The initial window, segments.
+    pub initial_cwnd_pkts: u32,
+    /// Now, ns.
+    pub now_ns: u64,
+    /// The latest RTT estimate (ns-3's m_lastRtt: the smoothed RTT), seconds.
+    pub srtt_s: Option<f64>,
+    /// The smallest RTT estimate so far (ns-3's m_minRtt), seconds.
+    pub min_rtt_s: Option<f64>,
+    /// Oldest unacknowledged segment.
+    pub snd_una: u32,
+    /// One past the highest segment sent.
+    pub snd_max: u32,
+    /// The ACK being handled carried ECN-Echo (with per-CE feedback: every segment it newly
+    /// acknowledges was CE-marked).
+    pub ece: bool,
+}
+
+impl CongControlState {
+    /// Now, seconds.
+    pub fn now_s(&self) -> f64 {
+        crate::time::ns_to_s(self.now_ns)
+    }
+}
+
+/// The moments ns-3.37 hands a rate-based algorithm.
+#[derive(Clone, Copy, Debug)]
+pub enum CongEvent<'a> {
+    /// The connection is open (the first CongestionStateSet(CA_OPEN)).
+    Start,
+    /// An ACK was processed (CongControl), with its rate sample and the delivery counters.
+    Ack(&'a RateSample, &'a RateConnection),
+    /// Fast recovery begins (CongestionStateSet(CA_RECOVERY)), after an ACK that delivered
+    /// `delivered_pkts` segments.
+    EnterRecovery {
+        /// Segments the ACK newly acknowledged or SACKed (m_lastAckedSackedBytes).
+        delivered_pkts: u32,
+    },
+    /// A retransmission timeout (CongestionStateSet(CA_LOSS)).
+    EnterLoss,
+    /// An ECN echo starts a window reduction (the CWR state; Linux's set_state(TCP_CA_CWR),
+    /// which ns-3.37 does not pass on).
+    EnterCwr,
+    /// Fast recovery ended (CwndEvent(CA_EVENT_COMPLETE_CWR)).
+    CompleteCwr,
+    /// A segment leaves with nothing in flight (CwndEvent(CA_EVENT_TX_START)).
+    TxStart,
+}
+
 /// A congestion-control algorithm: its state between ACKs and its answers to the sender.
 /// Windows are in segments. The provided methods are what an algorithm without those
 /// refinements does (no early slow-start exit, cwnd = ssthresh after a cut, no growth on the
@@ -91,6 +156,11 @@ pub trait Controller {
     /// What the algorithm needs of ECN (the scenario reader turns ECN on for it and refuses
     /// settings that contradict it).
     const ECN_USE: EcnUse = EcnUse::Optional;
+
+    /// Whether the algorithm sets cwnd and the pacing rate from rate samples itself (ns-3's
+    /// HasCongControl): the sender then skips the recovery algorithm's window changes, leaves
+    /// the pacing rate alone and calls [`Controller::cong_control`].
+    const HAS_CONG_CONTROL: bool = false;
 
     /// The algorithm with its knobs taken from the configuration.
     fn new(cfg: &TcpConfig) -> Self
@@ -148,4 +218,12 @@ pub trait Controller {
     fn take_window_update(&mut self) -> WindowUpdate {
         WindowUpdate::default()
     }
+
+    /// A rate-based algorithm's reaction to `event` (only called when
+    /// [`Controller::HAS_CONG_CONTROL`]); it may change cwnd, ssthresh and the pacing rate in
+    /// `state`.
+    fn cong_control(&mut self, _state: &mut CongControlState, _event: CongEvent<'_>) {}
+
+    /// Hands the algorithm the flow's own random stream (`bbr`/flow), for algorithms that draw.
+    fn seed(&mut self, _rng: aqm::Rng) {}
 }

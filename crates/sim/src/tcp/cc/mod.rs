@@ -1,13 +1,15 @@
 //! Congestion control: the [`Controller`] trait every algorithm implements, one file per
-//! algorithm (`reno.rs`, `cubic.rs` with `hystart.rs`, `bic.rs`, `dctcp.rs`, `hybla.rs`,
-//! `linux_reno.rs`, `scalable.rs`, `highspeed.rs`, `htcp.rs`, `illinois.rs`, `ledbat.rs`, `lp.rs`,
-//! `vegas.rs`, `veno.rs`, `westwood.rs`, `yeah.rs`; `rtt_round.rs` holds what Vegas, Veno and
-//! YeAH share), the names in `registry.rs`, and [`CongestionControl`], the enum a sender
+//! algorithm (`reno.rs`, `bbr.rs` with `bbr_filter.rs`, `cubic.rs` with `hystart.rs`, `bic.rs`,
+//! `dctcp.rs`, `hybla.rs`, `linux_reno.rs`, `scalable.rs`, `highspeed.rs`, `htcp.rs`, `illinois.rs`,
+//! `ledbat.rs`, `lp.rs`, `prague.rs` with `prague_classic.rs`, `vegas.rs`, `veno.rs`, `westwood.rs`, `yeah.rs`; `rtt_round.rs` holds what
+//! Vegas, Veno and YeAH share), the names in `registry.rs`, and [`CongestionControl`], the enum a sender
 //! holds, with one variant per registered algorithm.
 //! The enum implements the trait by matching on its variant (no boxing, no virtual call); the
 //! enum, its construction from [`CcKind`] and every method's match are generated from the
 //! registry's list, so an algorithm is added by its file, its `mod` line and its registry line.
 
+pub mod bbr;
+mod bbr_filter;
 pub mod bic;
 mod controller;
 pub mod cubic;
@@ -20,6 +22,8 @@ pub mod illinois;
 pub mod ledbat;
 pub mod linux_reno;
 pub mod lp;
+pub mod prague;
+pub mod prague_classic;
 pub mod registry;
 pub mod reno;
 pub mod rtt_round;
@@ -29,7 +33,9 @@ pub mod veno;
 pub mod westwood;
 pub mod yeah;
 
-pub use controller::{AckedInfo, CongState, Controller, EcnUse, WindowUpdate};
+pub use controller::{
+    AckedInfo, CongControlState, CongEvent, CongState, Controller, EcnUse, WindowUpdate,
+};
 
 use crate::tcp::config::TcpConfig;
 use registry::{congestion_controls, CcKind};
@@ -51,6 +57,13 @@ macro_rules! dispatch {
             pub fn ecn_use(self) -> EcnUse {
                 match self {
                     $(CcKind::$variant => <$algorithm as Controller>::ECN_USE,)*
+                }
+            }
+
+            /// Whether the algorithm sets cwnd and pacing from rate samples (HasCongControl).
+            pub fn has_cong_control(self) -> bool {
+                match self {
+                    $(CcKind::$variant => <$algorithm as Controller>::HAS_CONG_CONTROL,)*
                 }
             }
         }
@@ -140,6 +153,18 @@ macro_rules! dispatch {
             fn take_window_update(&mut self) -> WindowUpdate {
                 match self {
                     $(CongestionControl::$variant(c) => c.take_window_update(),)*
+                }
+            }
+
+            fn cong_control(&mut self, state: &mut CongControlState, event: CongEvent<'_>) {
+                match self {
+                    $(CongestionControl::$variant(c) => c.cong_control(state, event),)*
+                }
+            }
+
+            fn seed(&mut self, rng: aqm::Rng) {
+                match self {
+                    $(CongestionControl::$variant(c) => c.seed(rng),)*
                 }
             }
         }

@@ -43,6 +43,11 @@ macro_rules! congestion_controls {
             WestwoodPlus(westwood::WestwoodPlus) = "westwood_plus",
             /// YeAH-TCP (Baiocchi, Castellani and Vacirca 2007; ns-3.37 TcpYeah).
             Yeah(yeah::Yeah) = "yeah",
+            /// BBR version 1 (Cardwell et al. 2016; ns-3.37 TcpBbr).
+            Bbr(bbr::Bbr) = "bbr",
+            /// TCP Prague (draft-briscoe-iccrg-prague-congestion-control; L4S team's Linux
+            /// tcp_prague.c).
+            Prague(prague::Prague) = "prague",
         }
     };
 }
