@@ -130,9 +130,13 @@ impl Controller for Illinois {
         }
     }
 
-    /// ns-3.37 `TcpIllinois::PktsAcked`: the lowest, largest and summed RTTs.
+    /// ns-3.37 `TcpIllinois::PktsAcked`: the lowest, largest and summed RTTs. The RTT is the
+    /// smoothed RTT, on every call once there is one: ns-3.37's TcpSocketBase passes
+    /// `m_tcb->m_lastRtt`, which `EstimateRtt` sets to the estimator's smoothed value
+    /// (`m_rtt->GetEstimate()`), not the raw sample, and which keeps its value on ACKs
+    /// without a sample (duplicate ACKs, Karn's rule).
     fn on_pkts_acked(&mut self, info: &AckedInfo, _cwnd: f64, _ssthresh: f64) -> Option<f64> {
-        if let Some(rtt_s) = info.rtt_sample_s {
+        if let Some(rtt_s) = info.srtt_s {
             let rtt_ns = s_to_ns(rtt_s);
             self.base_rtt_ns = self.base_rtt_ns.min(rtt_ns);
             self.max_rtt_ns = self.max_rtt_ns.max(rtt_ns);
@@ -191,6 +195,7 @@ mod tests {
             snd_una,
             snd_max,
             rtt_sample_s: rtt_ms.map(|ms| ms * 1e-3),
+            srtt_s: rtt_ms.map(|ms| ms * 1e-3),
             ..AckedInfo::of_segments(acked_pkts)
         }
     }
