@@ -121,7 +121,8 @@ def dctcp_k(rate_mbps: float, rtt_ms: float, packet_bytes: int) -> int:
 def overrides(cc: str, aqm: str, k_pkts: int) -> list[tuple[str, str]]:
     """`--set` style overrides of the scenario for congestion control `cc` through `aqm`: the
     congestion control, ECN on both sides for a row that needs it, the row's own aqmlab
-    settings, and the threshold `k_pkts` of a step-marking queue. Nothing for CUBIC, the scenario's own."""
+    settings, and the threshold `k_pkts` of a step-marking queue. Nothing for CUBIC, the
+    scenario's own."""
     if cc == "cubic":
         return []
     row = BY_NAME[cc]
