@@ -1,7 +1,8 @@
 //! TCP-Illinois (Liu, Başar and Srikant, "TCP-Illinois: a loss- and delay-based congestion
 //! control algorithm for high-speed networks", Performance Evaluation 65(6–7), 2008) as
 //! ns-3.37's `TcpIllinois` implements it on top of `TcpNewReno`. Once per round, from the
-//! average queueing delay d_a and the largest d_m (RTT less the lowest RTT, whole ms):
+//! average queueing delay d_a and the largest d_m (smoothed RTT less the lowest smoothed RTT,
+//! whole ms; see `on_pkts_acked`):
 //! - α = α_max while d_a ≤ d_1 = d_m/100 (after θ rounds there, or until d_a first exceeds
 //!   d_1), else α = k₁/(k₂ + d_a) (paper eq. (2)), between α_min and α_max;
 //! - β = β_min for d_a ≤ d_2 = d_m/10, β_max for d_a ≥ d_3 = 8d_m/10, linear between
