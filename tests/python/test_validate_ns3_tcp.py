@@ -155,7 +155,10 @@ def test_the_page_maps_the_congestion_controls():
     g = validate_ns3.grid(True, None, ["reno", "cubic"])
     text = ns3_page.page([], g, True, {})
     assert "The quick TCP grid: scenario 1 (constant N = 50" in text
-    assert "| reno | `ns3::TcpNewReno` | – | off | off | droptail |" in text
+    assert (
+        '| reno | `ns3::TcpNewReno` | – | `tcp.window_growth = "per_ack"` | off | off '
+        "| droptail |" in text
+    )
     assert "| cubic | `ns3::TcpCubic` |" in text
     assert "This is the quick grid" not in text
 

@@ -38,10 +38,17 @@ class Ns3Tcp:
     paces: bool = False
     """ns-3.37 runs it paced whatever TcpSocketState::EnablePacing says (TcpBbr turns it on
     itself), so the program is told to pace."""
+    sets: tuple[tuple[str, str], ...] = ()
+    """aqmlab settings (`--set` style) its cases need for aqmlab to run the rules of the ns-3
+    type, where the `ns3` preset's default differs."""
 
 
 TCPS = (
-    Ns3Tcp("reno", "TcpNewReno"),
+    # TcpNewReno::CongestionAvoidance adds MSS²/cwnd per ACK whatever the ACK covers (and
+    # SlowStart one segment per ACK), so with delayed ACKs it grows about half a segment per
+    # round trip; the `ns3` preset's `per_segment` growth (RFC 3465 byte counting, what
+    # TcpLinuxReno does) would grow one, twice as fast. `per_ack` is ns-3's rule.
+    Ns3Tcp("reno", "TcpNewReno", sets=(("tcp.window_growth", '"per_ack"'),)),
     Ns3Tcp("cubic", "TcpCubic"),
     Ns3Tcp("linux_reno", "TcpLinuxReno"),
     Ns3Tcp("scalable", "TcpScalable"),
@@ -113,14 +120,16 @@ def dctcp_k(rate_mbps: float, rtt_ms: float, packet_bytes: int) -> int:
 
 def overrides(cc: str, aqm: str, k_pkts: int) -> list[tuple[str, str]]:
     """`--set` style overrides of the scenario for congestion control `cc` through `aqm`: the
-    congestion control, ECN on both sides for a row that needs it, and the threshold `k_pkts`
-    of a step-marking queue. Nothing for CUBIC, the scenario's own."""
+    congestion control, ECN on both sides for a row that needs it, the row's own aqmlab
+    settings, and the threshold `k_pkts` of a step-marking queue. Nothing for CUBIC, the
+    scenario's own."""
     if cc == "cubic":
         return []
     row = BY_NAME[cc]
     sets = [("tcp.cc", f'"{cc}"')]
     if row.ecn:
         sets += [("tcp.ecn", "true"), ("queue.ecn", "true")]
+    sets += row.sets
     if aqm == "step":
         sets.append(("queue.step.k_pkts", str(k_pkts)))
     return sets

@@ -53,17 +53,18 @@ def mapping_section(g: Grid) -> str:
         "(`TcpL4Protocol::SocketType`), `--ecn` (`TcpSocketBase::UseEcn` On) when the resolved "
         "scenario has `tcp.ecn = true`, `--pacing` (`TcpSocketState::EnablePacing`) when it "
         "has `tcp.pacing = true` or the algorithm runs paced in ns-3, and the attributes "
-        "listed.",
+        "listed; aqmlab runs the case with the settings listed.",
         "",
-        "| tcp.cc | ns-3.37 type | attributes | ECN | pacing | AQMs |",
-        "|---|---|---|---|---|---|",
+        "| tcp.cc | ns-3.37 type | attributes | aqmlab settings | ECN | pacing | AQMs |",
+        "|---|---|---|---|---|---|---|",
     ]
     for cc in ccs(g):
         row = BY_NAME[cc]
         attrs = ", ".join(f"`{n}={v}`" for n, v in row.attributes) or "–"
+        own = ", ".join(f"`{n} = {v}`" for n, v in row.sets) or "–"
         aqms = ", ".join(dict.fromkeys(c.aqm for c in g.cases if c.cc == cc))
         lines.append(
-            f"| {cc} | `ns3::{row.type_id}` | {attrs} | {'on' if row.ecn else 'off'} | "
+            f"| {cc} | `ns3::{row.type_id}` | {attrs} | {own} | {'on' if row.ecn else 'off'} | "
             f"{'on' if row.paces else 'off'} | {aqms} |"
         )
     return "\n".join([*lines, "", NOTE])

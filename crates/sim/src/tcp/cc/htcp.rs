@@ -16,8 +16,10 @@
 //! in Open since the period began over its duration; on the ACK where the period has just
 //! begun ns-3.37 divides by zero, taken as 0 here. The state Open is what the sender last
 //! reported (CWR is not reported, as in ns-3.37's CongestionStateSet), a reconstruction of
-//! ns-3's test of m_congState. RTT extremes come from the ACKs' samples (none under Karn's
-//! rule; ns-3 reuses its last sample). DefaultBackoff 0.5, ThroughputRatio 0.2 and DeltaL
+//! ns-3's test of m_congState. RTT extremes are those of the smoothed RTT on every call (ns-3.37
+//! passes `m_tcb->m_lastRtt`, which `EstimateRtt` sets to the estimator's smoothed value, not
+//! the raw sample, and keeps on ACKs without a sample), so β is the ratio of the lowest to the
+//! highest smoothed RTT of the period. DefaultBackoff 0.5, ThroughputRatio 0.2 and DeltaL
 //! 1 s are ns-3.37's defaults.
 
 use super::controller::{AckedInfo, CongState, Controller};
@@ -120,7 +122,7 @@ impl Controller for Htcp {
             0
         };
         self.update_alpha();
-        if let Some(rtt_s) = info.rtt_sample_s {
+        if let Some(rtt_s) = info.srtt_s {
             self.min_rtt_s = self.min_rtt_s.min(rtt_s);
             self.max_rtt_s = self.max_rtt_s.max(rtt_s);
         }
@@ -169,7 +171,7 @@ mod tests {
     fn ack(now_s: f64, acked_pkts: u32, rtt_ms: f64) -> AckedInfo {
         AckedInfo {
             now_s,
-            rtt_sample_s: Some(rtt_ms * 1e-3),
+            srtt_s: Some(rtt_ms * 1e-3),
             ..AckedInfo::of_segments(acked_pkts)
         }
     }

@@ -8,8 +8,12 @@
 //!   once they add up to one;
 //! - on congestion: NewReno's ssthresh, max(flight/2, 2) segments.
 //!
-//! ρ is recomputed, as ns-3.37 does, whenever an RTT sample equals the lowest seen so far,
-//! from that RTT in whole milliseconds. RTT_0 is ns-3.37's default, fixed here (no `[tcp]` key
+//! ρ is recomputed, as ns-3.37 does, whenever the RTT equals the lowest seen so far, from that
+//! RTT in whole milliseconds. The RTT is the smoothed RTT, as in ns-3.37: TcpSocketBase passes
+//! `m_tcb->m_lastRtt` to PktsAcked, which `EstimateRtt` sets to the estimator's smoothed value
+//! (`m_rtt->GetEstimate()`), and `m_tcb->m_minRtt` is the lowest value it took; so RTT_min is
+//! the lowest smoothed RTT, above the lowest raw sample when the flow's first samples already
+//! queued. RTT_0 is ns-3.37's default, fixed here (no `[tcp]` key
 //! yet). ns-3 adds the slow-start increment in whole bytes; aqmlab's windows are in segments,
 //! and the increment is not truncated (less than a byte per ACK).
 
@@ -54,10 +58,10 @@ impl Controller for Hybla {
         }
     }
 
-    /// ns-3.37 `TcpHybla::PktsAcked`: a sample at (or below) the lowest RTT seen sets
+    /// ns-3.37 `TcpHybla::PktsAcked`: a smoothed RTT at (or below) the lowest seen sets
     /// ρ = max(⌊RTT_min⌋ ms / RTT_0, 1).
     fn on_pkts_acked(&mut self, info: &AckedInfo, _cwnd: f64, _ssthresh: f64) -> Option<f64> {
-        if let Some(rtt_s) = info.rtt_sample_s {
+        if let Some(rtt_s) = info.srtt_s {
             if rtt_s <= self.min_rtt_s {
                 self.min_rtt_s = rtt_s;
                 let rtt_ms = (rtt_s * 1e3).floor();
@@ -93,7 +97,7 @@ mod tests {
 
     fn ack(acked_pkts: u32, rtt_ms: Option<f64>) -> AckedInfo {
         AckedInfo {
-            rtt_sample_s: rtt_ms.map(|ms| ms * 1e-3),
+            srtt_s: rtt_ms.map(|ms| ms * 1e-3),
             ..AckedInfo::of_segments(acked_pkts)
         }
     }

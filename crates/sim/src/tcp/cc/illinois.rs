@@ -1,7 +1,8 @@
 //! TCP-Illinois (Liu, Başar and Srikant, "TCP-Illinois: a loss- and delay-based congestion
 //! control algorithm for high-speed networks", Performance Evaluation 65(6–7), 2008) as
 //! ns-3.37's `TcpIllinois` implements it on top of `TcpNewReno`. Once per round, from the
-//! average queueing delay d_a and the largest d_m (RTT less the lowest RTT, whole ms):
+//! average queueing delay d_a and the largest d_m (smoothed RTT less the lowest smoothed RTT,
+//! whole ms; see `on_pkts_acked`):
 //! - α = α_max while d_a ≤ d_1 = d_m/100 (after θ rounds there, or until d_a first exceeds
 //!   d_1), else α = k₁/(k₂ + d_a) (paper eq. (2)), between α_min and α_max;
 //! - β = β_min for d_a ≤ d_2 = d_m/10, β_max for d_a ≥ d_3 = 8d_m/10, linear between
@@ -130,9 +131,13 @@ impl Controller for Illinois {
         }
     }
 
-    /// ns-3.37 `TcpIllinois::PktsAcked`: the lowest, largest and summed RTTs.
+    /// ns-3.37 `TcpIllinois::PktsAcked`: the lowest, largest and summed RTTs. The RTT is the
+    /// smoothed RTT, on every call once there is one: ns-3.37's TcpSocketBase passes
+    /// `m_tcb->m_lastRtt`, which `EstimateRtt` sets to the estimator's smoothed value
+    /// (`m_rtt->GetEstimate()`), not the raw sample, and which keeps its value on ACKs
+    /// without a sample (duplicate ACKs, Karn's rule).
     fn on_pkts_acked(&mut self, info: &AckedInfo, _cwnd: f64, _ssthresh: f64) -> Option<f64> {
-        if let Some(rtt_s) = info.rtt_sample_s {
+        if let Some(rtt_s) = info.srtt_s {
             let rtt_ns = s_to_ns(rtt_s);
             self.base_rtt_ns = self.base_rtt_ns.min(rtt_ns);
             self.max_rtt_ns = self.max_rtt_ns.max(rtt_ns);
@@ -191,6 +196,7 @@ mod tests {
             snd_una,
             snd_max,
             rtt_sample_s: rtt_ms.map(|ms| ms * 1e-3),
+            srtt_s: rtt_ms.map(|ms| ms * 1e-3),
             ..AckedInfo::of_segments(acked_pkts)
         }
     }

@@ -85,10 +85,12 @@ impl Controller for Vegas {
         }
     }
 
-    /// ns-3.37 `TcpVegas::PktsAcked`: BaseRTT, the round's minimum and its sample count.
+    /// ns-3.37 `TcpVegas::PktsAcked`: BaseRTT, the round's minimum and its sample count, from
+    /// the smoothed RTT on every call once there is one (ns-3.37 passes `m_tcb->m_lastRtt`,
+    /// the estimator's smoothed value, which stays set on ACKs without a sample).
     fn on_pkts_acked(&mut self, info: &AckedInfo, _cwnd: f64, ssthresh_pkts: f64) -> Option<f64> {
         self.ssthresh_pkts = ssthresh_pkts;
-        self.rtt.sample(info.rtt_sample_s);
+        self.rtt.sample(info.srtt_s);
         None
     }
 
@@ -154,12 +156,12 @@ mod tests {
         Vegas::new(&TcpConfig::ns3())
     }
 
-    /// An ACK of one segment at `snd_una` with `snd_max` sent and an RTT sample.
+    /// An ACK of one segment at `snd_una` with `snd_max` sent and a smoothed RTT.
     fn ack(snd_una: u32, snd_max: u32, rtt_ms: f64) -> AckedInfo {
         AckedInfo {
             snd_una,
             snd_max,
-            rtt_sample_s: Some(rtt_ms * 1e-3),
+            srtt_s: Some(rtt_ms * 1e-3),
             ..AckedInfo::of_segments(1)
         }
     }
