@@ -67,6 +67,9 @@ AQM_SETS = {
     "fq_cobalt": [],
     "cake": [],
 }
+# Congestion controls timed on scenario 2 through drop tail, against CUBIC (the scenario's own):
+# the rate-based, paced ones (BBR, Prague) and DCTCP.
+CC_CASES = ("cubic", "bbr", "prague", "dctcp")
 # Model bifurcation sweeps: (label, parameter, from, to, overrides), 1000 values x 10^4 steps.
 MODEL_SWEEPS = (
     ("gentle RED over w (self-tuning-RED Fig. 4)", "w", 0.12, 0.2, {}),
@@ -122,6 +125,12 @@ def run_once(aqm: str, n_max: int) -> dict:
     """One full run of scenario 2 in a fresh subprocess."""
     sets = [["queue.aqm", aqm], ["traffic.schedule.n_max", str(n_max)], *AQM_SETS[aqm]]
     return run_file(SCENARIO, sets)
+
+
+def timed_cc(cc: str) -> dict:
+    """Medians over REPEATS runs of scenario 2 through drop tail with congestion control `cc`."""
+    sets = [["queue.aqm", "droptail"], ["traffic.schedule.n_max", str(N_MAX_TIMED)]]
+    return medians([run_file(SCENARIO, [*sets, ["tcp.cc", f'"{cc}"']]) for _ in range(REPEATS)])
 
 
 def timed(aqm: str, n_max: int) -> dict:
@@ -234,6 +243,7 @@ def time_model() -> dict[str, dict]:
 
 def report(
     speed: dict[str, dict],
+    ccs: dict[str, dict],
     whole: dict[str, float],
     short: dict,
     networks: dict[str, dict],
@@ -264,6 +274,18 @@ def report(
         lines.append(
             f"| {aqm} | {r['wall_s']:.3f} | {r['events']:,} | {r['events_per_s']:,.0f} | "
             f"{r['bottleneck_departures']:,} | {r['pkts_per_s']:,.0f} | {r['peak_rss_mib']:.1f} |"
+        )
+    lines += [
+        "",
+        f"## Congestion controls, scenario 2 through drop tail, N_max = {N_MAX_TIMED}",
+        "",
+        "| `tcp.cc` | wall time (s) | × CUBIC's | events | events/s | bottleneck packets |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for cc, r in ccs.items():
+        lines.append(
+            f"| {cc} | {r['wall_s']:.3f} | {r['wall_s'] / ccs['cubic']['wall_s']:.2f} | "
+            f"{r['events']:,} | {r['events_per_s']:,.0f} | {r['bottleneck_departures']:,} |"
         )
     lines += [
         "",
@@ -489,6 +511,10 @@ def main() -> int:
     for aqm in AQM_SETS:
         speed[aqm] = timed(aqm, N_MAX_TIMED)
         print(f"{aqm}: {speed[aqm]['wall_s']:.3f} s", file=sys.stderr)
+    ccs = {}
+    for cc in CC_CASES:
+        ccs[cc] = timed_cc(cc)
+        print(f"tcp.cc = {cc}: {ccs[cc]['wall_s']:.3f} s", file=sys.stderr)
     memory = {}
     for n_max in N_MAX_MEMORY:
         r = run_once("droptail", n_max)
@@ -502,7 +528,7 @@ def main() -> int:
         networks[label] = medians([run_file(path, sets) for _ in range(REPEATS)])
         print(f"{label}: {networks[label]['wall_s']:.3f} s", file=sys.stderr)
     model_s = time_model()
-    text = report(speed, whole, short, networks, memory, model_s)
+    text = report(speed, ccs, whole, short, networks, memory, model_s)
     old = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
     for heading in KEPT_HEADINGS:
         old, kept = split_section(old, heading)
