@@ -50,7 +50,9 @@ class CoexistenceError(ValueError):
 
 def panel_axes(experiment: Experiment) -> list[str]:
     """The axes that are neither `plot.x` nor `plot.lines`: one panel per combination."""
-    return [a.name for a in experiment.axes if a.name not in (experiment.plot.x, experiment.plot.lines)]
+    return [
+        a.name for a in experiment.axes if a.name not in (experiment.plot.x, experiment.plot.lines)
+    ]
 
 
 def _values(experiment: Experiment, name: str, df: pd.DataFrame) -> list[Any]:
@@ -143,7 +145,11 @@ def coexistence_points(
 
 def _title(experiment: Experiment, df: pd.DataFrame, what: str) -> str:
     seeds = df["seed"].nunique() if "seed" in df else 1
-    lines = [experiment.display_title(df), quick_note(experiment), f"{what} ({seeds} seed{'s' if seeds != 1 else ''})"]
+    lines = [
+        experiment.display_title(df),
+        quick_note(experiment),
+        f"{what} ({seeds} seed{'s' if seeds != 1 else ''})",
+    ]
     return "\n".join(line for line in lines if line)
 
 
@@ -162,18 +168,32 @@ def _line_style(i: int) -> dict[str, Any]:
     return {"color": LINE_COLOURS[i % len(LINE_COLOURS)], "marker": MARKERS[i % len(MARKERS)]}
 
 
-def plot_rate_balance(experiment: Experiment, points: pd.DataFrame, df: pd.DataFrame, out_dir, stem) -> list[Path]:
+def plot_rate_balance(
+    experiment: Experiment, points: pd.DataFrame, df: pd.DataFrame, out_dir, stem
+) -> list[Path]:
     """Rate balance against base RTT, one line per value of `plot.lines`, one panel per
     combination of the other axes; the factor-of-2 band shaded, log y axis."""
     key = experiment.plot.lines
     combos = panels(experiment, points)
     lines = _values(experiment, key, points)
-    fig, axes = plt.subplots(1, len(combos), figsize=(5.2 * len(combos) + 1.5, 5.0), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(
+        1, len(combos), figsize=(5.2 * len(combos) + 1.5, 5.0), squeeze=False, sharey=True
+    )
     finite = points["rate_balance"].replace([np.inf, -np.inf], np.nan)
-    top = max(4.0, float(np.nanmax([finite.max(), points["rate_balance_max"].replace(np.inf, np.nan).max()])) * 1.3)
+    top = max(
+        4.0,
+        float(np.nanmax([finite.max(), points["rate_balance_max"].replace(np.inf, np.nan).max()]))
+        * 1.3,
+    )
     bottom = min(0.25, float(np.nanmin([finite.min(), points["rate_balance_min"].min()])) / 1.3)
     for ax, where in zip(axes[0], combos):
-        ax.axhspan(1 / BALANCE_BAND, BALANCE_BAND, color="tab:green", alpha=0.12, label=f"within a factor of {BALANCE_BAND:g}")
+        ax.axhspan(
+            1 / BALANCE_BAND,
+            BALANCE_BAND,
+            color="tab:green",
+            alpha=0.12,
+            label=f"within a factor of {BALANCE_BAND:g}",
+        )
         ax.axhline(1.0, color="tab:green", linewidth=0.8)
         sub = points[_select(points, where)]
         for i, value in enumerate(lines):
@@ -183,7 +203,13 @@ def plot_rate_balance(experiment: Experiment, points: pd.DataFrame, df: pd.DataF
             y = rows["rate_balance"].clip(upper=top / 1.05)
             ax.plot(rows["base_rtt_ms"], y, label=display(value), **_line_style(i))
             if (rows["seeds"] > 1).any():
-                ax.vlines(rows["base_rtt_ms"], rows["rate_balance_min"].clip(lower=bottom), rows["rate_balance_max"].clip(upper=top), color=_line_style(i)["color"], linewidth=1.0)
+                ax.vlines(
+                    rows["base_rtt_ms"],
+                    rows["rate_balance_min"].clip(lower=bottom),
+                    rows["rate_balance_max"].clip(upper=top),
+                    color=_line_style(i)["color"],
+                    linewidth=1.0,
+                )
         ax.set_yscale("log")
         ax.set_ylim(bottom, top)
         _rtt_axis(ax, list(points["base_rtt_ms"]))
@@ -193,7 +219,10 @@ def plot_rate_balance(experiment: Experiment, points: pd.DataFrame, df: pd.DataF
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="center right", fontsize=8, frameon=False)
     note = "points above the axis top are drawn at it; bars: range over the seeds"
-    fig.suptitle(_title(experiment, df, f"rate balance over the {window_phrase(df)}") + f"\n{note}", fontsize=10)
+    fig.suptitle(
+        _title(experiment, df, f"rate balance over the {window_phrase(df)}") + f"\n{note}",
+        fontsize=10,
+    )
     fig.tight_layout(rect=(0, 0, 1 - 1.6 / (5.2 * len(combos) + 1.5), 1))
     return save_figure(fig, Path(out_dir), f"{stem}_rate_balance")
 
@@ -204,13 +233,21 @@ def _group_label(aqm: Any, group: str) -> str:
     return group
 
 
-def plot_queue_delay(experiment: Experiment, points: pd.DataFrame, df: pd.DataFrame, out_dir, stem) -> list[Path]:
+def plot_queue_delay(
+    experiment: Experiment, points: pd.DataFrame, df: pd.DataFrame, out_dir, stem
+) -> list[Path]:
     """Each group's queuing delay against base RTT: marker at the mean, bar on to the 99th
     percentile; one column per value of `plot.lines`, one row per panel combination."""
     key = experiment.plot.lines
     combos = panels(experiment, points)
     lines = _values(experiment, key, points)
-    fig, axes = plt.subplots(len(combos), len(lines), figsize=(3.6 * len(lines) + 0.8, 3.4 * len(combos) + 1.4), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(
+        len(combos),
+        len(lines),
+        figsize=(3.6 * len(lines) + 0.8, 3.4 * len(combos) + 1.4),
+        squeeze=False,
+        sharey=True,
+    )
     delays = points[[f"{g}_queue_delay_{s}_ms" for g in GROUP_STYLE for s in ("mean", "p99")]]
     positive = delays.to_numpy()[np.isfinite(delays.to_numpy()) & (delays.to_numpy() > 0)]
     lo = float(positive.min()) / 1.5 if len(positive) else 0.1
@@ -218,14 +255,31 @@ def plot_queue_delay(experiment: Experiment, points: pd.DataFrame, df: pd.DataFr
     for r, where in enumerate(combos):
         for c, value in enumerate(lines):
             ax = axes[r][c]
-            rows = points[_select(points, where) & (points[key] == value)].sort_values("base_rtt_ms")
+            rows = points[_select(points, where) & (points[key] == value)].sort_values(
+                "base_rtt_ms"
+            )
             for k, (group, (colour, marker)) in enumerate(GROUP_STYLE.items()):
                 x = rows["base_rtt_ms"].to_numpy() * (0.94 if k == 0 else 1.06)
                 mean = rows[f"{group}_queue_delay_mean_ms"].to_numpy()
                 p99 = rows[f"{group}_queue_delay_p99_ms"].to_numpy()
                 ax.vlines(x, np.maximum(mean, lo), np.maximum(p99, lo), color=colour, linewidth=1.2)
-                ax.plot(x, np.maximum(mean, lo), marker=marker, color=colour, linestyle="-", linewidth=0.8, label=_group_label(value, group))
-                ax.plot(x, np.maximum(p99, lo), marker="_", color=colour, linestyle="none", markersize=10)
+                ax.plot(
+                    x,
+                    np.maximum(mean, lo),
+                    marker=marker,
+                    color=colour,
+                    linestyle="-",
+                    linewidth=0.8,
+                    label=_group_label(value, group),
+                )
+                ax.plot(
+                    x,
+                    np.maximum(p99, lo),
+                    marker="_",
+                    color=colour,
+                    linestyle="none",
+                    markersize=10,
+                )
             ax.set_yscale("log")
             ax.set_ylim(lo, hi)
             _rtt_axis(ax, list(points["base_rtt_ms"]))
@@ -234,7 +288,11 @@ def plot_queue_delay(experiment: Experiment, points: pd.DataFrame, df: pd.DataFr
             ax.legend(fontsize=7, loc="upper left")
         axes[r][0].set_ylabel("queuing delay (ms, log)")
     note = "marker: mean; bar on to the 99th percentile; one-way delay less propagation"
-    fig.suptitle(_title(experiment, df, f"each group's queuing delay over the {window_phrase(df)}") + f"\n{note}", fontsize=10)
+    fig.suptitle(
+        _title(experiment, df, f"each group's queuing delay over the {window_phrase(df)}")
+        + f"\n{note}",
+        fontsize=10,
+    )
     fig.tight_layout()
     return save_figure(fig, Path(out_dir), f"{stem}_queue_delay")
 
@@ -256,7 +314,14 @@ def file_suffix(where: Mapping[str, Any], n: int) -> str:
     return "_".join(parts) if parts else str(n)
 
 
-def plot_throughput_time(experiment: Experiment, df: pd.DataFrame, groups: pd.DataFrame, traces: Mapping[str, pd.DataFrame], out_dir, stem) -> list[Path]:
+def plot_throughput_time(
+    experiment: Experiment,
+    df: pd.DataFrame,
+    groups: pd.DataFrame,
+    traces: Mapping[str, pd.DataFrame],
+    out_dir,
+    stem,
+) -> list[Path]:
     """Per panel combination, one figure: each group's goodput per flow over time in the first
     seed's run of each (AQM, base RTT), a trailing moving average of `plot.moving_average_s`."""
     key, x = experiment.plot.lines, experiment.plot.x
@@ -264,7 +329,14 @@ def plot_throughput_time(experiment: Experiment, df: pd.DataFrame, groups: pd.Da
     counts = groups.set_index(["run_id", "name"])["flows"]
     paths: list[Path] = []
     for n, where in enumerate(panels(experiment, df)):
-        fig, axes = plt.subplots(len(lines), len(xs), figsize=(2.9 * len(xs) + 0.8, 2.2 * len(lines) + 1.4), squeeze=False, sharex=True, sharey=True)
+        fig, axes = plt.subplots(
+            len(lines),
+            len(xs),
+            figsize=(2.9 * len(xs) + 0.8, 2.2 * len(lines) + 1.4),
+            squeeze=False,
+            sharex=True,
+            sharey=True,
+        )
         for r, value in enumerate(lines):
             for c, xv in enumerate(xs):
                 ax = axes[r][c]
@@ -278,10 +350,22 @@ def plot_throughput_time(experiment: Experiment, df: pd.DataFrame, groups: pd.Da
                             continue
                         flows_in = max(1, int(counts.get((run_ids[0], group), 1)))
                         t = ts["t_s"].to_numpy()
-                        y = moving_average(t, ts[col].to_numpy() / flows_in, experiment.plot.moving_average_s)
-                        ax.plot(t, y, color=GROUP_STYLE[group][0], linewidth=0.9, label=_group_label(value, group))
+                        y = moving_average(
+                            t, ts[col].to_numpy() / flows_in, experiment.plot.moving_average_s
+                        )
+                        ax.plot(
+                            t,
+                            y,
+                            color=GROUP_STYLE[group][0],
+                            linewidth=0.9,
+                            label=_group_label(value, group),
+                        )
                 if r == 0:
-                    rtt = runs["base_rtt_ms"].iloc[0] if "base_rtt_ms" in runs and len(runs) else 2 * float(xv)
+                    rtt = (
+                        runs["base_rtt_ms"].iloc[0]
+                        if "base_rtt_ms" in runs and len(runs)
+                        else 2 * float(xv)
+                    )
                     ax.set_title(f"base RTT {format_value(float(rtt))} ms", fontsize=9)
                 if c == 0:
                     ax.set_ylabel(f"{display(value)}\nMb/s per flow", fontsize=9)
@@ -292,8 +376,15 @@ def plot_throughput_time(experiment: Experiment, df: pd.DataFrame, groups: pd.Da
         handles, labels = axes[0][0].get_legend_handles_labels()
         if handles:
             fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, frameon=False)
-        what = f"per-flow goodput over time ({format_value(experiment.plot.moving_average_s)} s moving average), first seed; {panel_label(experiment, where)}"
-        fig.suptitle("\n".join(s for s in (experiment.display_title(df), quick_note(experiment), what) if s), fontsize=10)
+        average = format_value(experiment.plot.moving_average_s)
+        what = (
+            f"per-flow goodput over time ({average} s moving average), first seed; "
+            f"{panel_label(experiment, where)}"
+        )
+        fig.suptitle(
+            "\n".join(s for s in (experiment.display_title(df), quick_note(experiment), what) if s),
+            fontsize=10,
+        )
         fig.tight_layout(rect=(0, 0.04, 1, 1))
         paths += save_figure(fig, Path(out_dir), f"{stem}_throughput_time_{file_suffix(where, n)}")
     return paths
@@ -314,5 +405,7 @@ def plot_coexistence(
     paths = plot_rate_balance(experiment, points, df, out_dir, stem)
     paths += plot_queue_delay(experiment, points, df, out_dir, stem)
     runs = run_balance(tables["groups"], tables["flows"])[["run_id", "base_rtt_ms"]]
-    paths += plot_throughput_time(experiment, df.merge(runs, on="run_id", how="left"), tables["groups"], traces, out_dir, stem)
+    paths += plot_throughput_time(
+        experiment, df.merge(runs, on="run_id", how="left"), tables["groups"], traces, out_dir, stem
+    )
     return paths

@@ -16,8 +16,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from ..sweeps.experiment import Experiment, format_value, window_phrase  # noqa: E402
-from .common import AQM_NAMES, SAVE_OPTIONS, display, quick_note, save_figure  # noqa: E402, F401
 from .coexistence_plots import plot_coexistence  # noqa: E402
+from .common import AQM_NAMES, SAVE_OPTIONS, display, quick_note, save_figure  # noqa: E402, F401
 from .fq_plots import plot_latency  # noqa: E402
 
 METRIC_LABELS: dict[str, tuple[str, float]] = {

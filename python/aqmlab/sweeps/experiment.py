@@ -511,7 +511,10 @@ def _plot(value: Any, axes: Sequence[Axis], fail) -> PlotSpec:
                     f"values; only plot.lines ('{value['lines']}') may vary in its figures"
                 )
     if kind == "coexistence":
-        for key, what in (("x", "the base-RTT axis"), ("lines", "the axis with one line per value")):
+        for key, what in (
+            ("x", "the base-RTT axis"),
+            ("lines", "the axis with one line per value"),
+        ):
             if value.get(key) is None:
                 raise fail(f'plot.{key}: required for kind = "coexistence" ({what})')
     y = value.get("y", ["avg_queue_pkts"])
