@@ -31,15 +31,17 @@ FLOW_COLUMNS = {
 CWND_COLUMNS = {"t_s", "flow", "cwnd_pkts", "ssthresh_pkts"}
 GROUP_COLUMNS = {
     "group", "name", "transport", "flows", "lost_pkts", "throughput_mbps",
-    "flow_throughput_mbps", "delay_mean_ms", "delay_std_ms", "jitter_ms", "jain_fairness",
-    "loss_rate",
+    "flow_throughput_mbps", "delay_mean_ms", "delay_std_ms", "delay_p99_ms", "jitter_ms",
+    "jain_fairness", "loss_rate",
 }  # fmt: skip
 PORT_COLUMNS = {
     "port", "name", "aqm", "rate_mbps", "avg_queue_pkts", "std_queue_pkts", "max_queue_pkts",
     "avg_queue_aqm_pkts", "drop_rate", "early_drop_rate", "forced_drop_rate",
     "overflow_drop_rate", "mark_rate", "link_efficiency", "throughput_mbps", "arrivals",
     "departures", "data_departures", "drops", "marks", "queue_end_pkts", "flow_queues_used",
-    "new_flows", "collisions", "overlimit_drops", "ce_threshold_marks",
+    "new_flows", "collisions", "overlimit_drops", "ce_threshold_marks", "l_arrivals",
+    "c_arrivals", "l_marks", "c_marks", "l_step_marks", "l_drops", "c_drops",
+    "l_sojourn_mean_ms", "l_sojourn_p99_ms", "c_sojourn_mean_ms", "c_sojourn_p99_ms",
 }  # fmt: skip
 FCT_COLUMNS = {
     "group", "name", "size_min_bytes", "size_max_bytes", "flows", "completed",
@@ -59,6 +61,7 @@ def test_tables_have_documented_columns(small_result):
     assert len(small_result.summary) == 1
     assert TIMESERIES_COLUMNS <= set(small_result.timeseries.columns)
     assert any(c.startswith("aqm_") for c in small_result.timeseries.columns)
+    assert "goodput_mbps_all" in small_result.timeseries.columns
     assert FLOW_COLUMNS <= set(small_result.flows.columns)
     assert set(small_result.groups.columns) == GROUP_COLUMNS
     assert list(small_result.groups["name"]) == ["all"]
