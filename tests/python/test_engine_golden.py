@@ -92,11 +92,14 @@ ADDED = {
         "pacing_ss_ratio",
         "pacing_ca_ratio",
     ),
+    "groups": ("delay_p99_ms",),
+    "timeseries_prefixes": ("goodput_mbps_",),
 }
 """The latency probes' table and summary columns, the flow-queueing and dual-queue counters of
 the per-port table (docs/metrics.md), the tables of `[queue]` added since (the token-bucket
 shaper's, the priority bands' and the new AQMs', which the resolved scenario text lists), and the
-`[tcp]` keys of the ECN codepoint, the ECN feedback, DCTCP and pacing, added after the digests."""
+`[tcp]` keys of the ECN codepoint, the ECN feedback, DCTCP and pacing, the per-group delay
+percentile and the time series' per-group goodput columns, added after the digests."""
 
 
 def _clean(value):
@@ -118,6 +121,11 @@ def digest(path: str, sets: list[tuple[str, str]]) -> str:
         del out["summary"][key]
     for key in ADDED["ports"]:
         del out["ports"][key]
+    for key in ADDED["groups"]:
+        del out["groups"][key]
+    for column in list(out["timeseries"]):
+        if column.startswith(ADDED["timeseries_prefixes"]):
+            del out["timeseries"][column]
     for name in ADDED["queue_tables"]:
         out["scenario"] = re.sub(rf"\n\[queue\.{name}\]\n(?:.+\n)*", "", out["scenario"])
     for key in ADDED["tcp_keys"]:

@@ -31,8 +31,8 @@ FLOW_COLUMNS = {
 CWND_COLUMNS = {"t_s", "flow", "cwnd_pkts", "ssthresh_pkts"}
 GROUP_COLUMNS = {
     "group", "name", "transport", "flows", "lost_pkts", "throughput_mbps",
-    "flow_throughput_mbps", "delay_mean_ms", "delay_std_ms", "jitter_ms", "jain_fairness",
-    "loss_rate",
+    "flow_throughput_mbps", "delay_mean_ms", "delay_std_ms", "delay_p99_ms", "jitter_ms",
+    "jain_fairness", "loss_rate",
 }  # fmt: skip
 PORT_COLUMNS = {
     "port", "name", "aqm", "rate_mbps", "avg_queue_pkts", "std_queue_pkts", "max_queue_pkts",
@@ -61,6 +61,7 @@ def test_tables_have_documented_columns(small_result):
     assert len(small_result.summary) == 1
     assert TIMESERIES_COLUMNS <= set(small_result.timeseries.columns)
     assert any(c.startswith("aqm_") for c in small_result.timeseries.columns)
+    assert "goodput_mbps_all" in small_result.timeseries.columns
     assert FLOW_COLUMNS <= set(small_result.flows.columns)
     assert set(small_result.groups.columns) == GROUP_COLUMNS
     assert list(small_result.groups["name"]) == ["all"]

@@ -12,8 +12,8 @@ use crate::time::s_to_ns;
 use crate::traffic;
 use std::collections::BTreeSet;
 
-/// Columns of the time series before the AQM's own (`t_s`, `queue_pkts`, `queue_bytes`,
-/// `active_flows`); of the per-port series likewise (`t_s`, `port`, `queue_pkts`,
+/// Columns of the time series besides the AQM's own and one goodput column per flow group
+/// (`t_s`, `queue_pkts`, `queue_bytes`, `active_flows`); of the per-port series likewise (`t_s`, `port`, `queue_pkts`,
 /// `queue_bytes`).
 pub const SERIES_BASE_COLUMNS: u64 = 4;
 /// Columns of the cwnd trace: `t_s`, `flow`, `cwnd_pkts`, `ssthresh_pkts`.
@@ -80,7 +80,8 @@ pub fn estimate(sc: &Scenario) -> Result<OutputSize, ScenarioError> {
         samples,
         ports,
         flows,
-        series_values: (SERIES_BASE_COLUMNS + described).saturating_mul(samples),
+        series_values: (SERIES_BASE_COLUMNS + described + sc.traffic.groups.len() as u64)
+            .saturating_mul(samples),
         port_series_values: (SERIES_BASE_COLUMNS + names.len() as u64)
             .saturating_mul(samples.saturating_mul(ports)),
         cwnd_values: CWND_COLUMNS.saturating_mul(samples.saturating_mul(traced)),

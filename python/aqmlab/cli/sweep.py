@@ -36,7 +36,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from ..engine.parquet import write_table
     from ..engine.store import RunStore
     from ..present.plots import plot_experiment
-    from ..sweeps.grid import execute, load_tables, load_traces, table
+    from ..sweeps.grid import execute, load_point_traces, load_tables, load_traces, table
 
     path = Path(args.file)
     experiment = Experiment.load(path, quick=args.quick)
@@ -62,7 +62,11 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         tables = load_tables(experiment, specs, store)
         for name, kept in tables.items():
             write_table(kept, out_dir, name)
-        traces = load_traces(experiment, specs, store) if experiment.plot.kind == "traces" else None
+        traces = None
+        if experiment.plot.kind == "traces":
+            traces = load_traces(experiment, specs, store)
+        elif experiment.plot.kind == "coexistence":
+            traces = load_point_traces(specs, store)
         plot_experiment(experiment, df, out_dir, path.stem, traces, tables)
         print(_sweep_summary(experiment, df))
     print(

@@ -16,6 +16,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from ..sweeps.experiment import Experiment, format_value, window_phrase  # noqa: E402
+from .coexistence_plots import plot_coexistence  # noqa: E402
 from .common import AQM_NAMES, SAVE_OPTIONS, display, quick_note, save_figure  # noqa: E402, F401
 from .fq_plots import plot_latency  # noqa: E402
 
@@ -268,11 +269,15 @@ def plot_experiment(
     tables: Mapping[str, pd.DataFrame] | None = None,
 ) -> list[Path]:
     """The experiment's figure as `<stem>.png` and `<stem>.svg` (for `plot.kind = "latency"`,
-    three figures: `aqmlab.present.fq_plots`); returns the paths. `traces` are the time
-    series of a traces plot (`sweeps.grid.load_traces`), `tables` the kept per-run tables
+    three figures: `aqmlab.present.fq_plots`; for `"coexistence"`, those of
+    `aqmlab.present.coexistence_plots`); returns the paths. `traces` are the time
+    series of a traces plot (`sweeps.grid.load_traces`) or, keyed by run id, of a coexistence
+    plot (`sweeps.grid.load_point_traces`), `tables` the kept per-run tables
     (`sweeps.grid.load_tables`) a latency plot draws from."""
     if experiment.plot.kind == "traces":
         return plot_traces(experiment, df, traces or {}, out_dir, stem)
     if experiment.plot.kind == "latency":
         return plot_latency(experiment, df, tables or {}, out_dir, stem)
+    if experiment.plot.kind == "coexistence":
+        return plot_coexistence(experiment, df, tables or {}, traces or {}, out_dir, stem)
     return plot_lines(experiment, df, out_dir, stem)

@@ -32,12 +32,15 @@ SCENARIO_KEYS = {"duration_s", "topology", "queue", "tcp", "traffic", "measure"}
 AXIS_KEYS = {"name", "label", "key", "keys", "values", "columns"}
 PLOT_KEYS = {"kind", "x", "y", "lines", "panels", "target", "moving_average_s", "x_log"}
 QUICK_KEYS = {"seeds", "fixed", "values", "plot"}
-PLOT_KINDS = ("lines", "traces", "latency")
+PLOT_KINDS = ("lines", "traces", "latency", "coexistence")
 RUN_TABLES = ("probes", "flows", "groups", "fct")
 """The per-run tables a sweep can keep beside each run's summary (`tables = [...]`), each as
 `runs/<run id>.<name>.parquet` (docs/metrics.md defines them)."""
 LATENCY_TABLES = ("probes", "flows", "groups")
 """The tables `plot.kind = "latency"` draws from, kept whether or not `tables` lists them."""
+COEXISTENCE_TABLES = ("flows", "groups")
+"""The tables `plot.kind = "coexistence"` draws from (with every run's time series), kept
+whether or not `tables` lists them and `traces` asks for them."""
 
 
 class ExperimentError(ValueError):
@@ -255,6 +258,9 @@ class Experiment:
             plot = _plot({**data.get("plot", {}), **quick_plot}, axes, fail)
         if plot.kind == "latency":
             tables += tuple(t for t in LATENCY_TABLES if t not in tables)
+        if plot.kind == "coexistence":
+            tables += tuple(t for t in COEXISTENCE_TABLES if t not in tables)
+            traces = True
 
         return cls(
             name=path.stem,
@@ -504,6 +510,13 @@ def _plot(value: Any, axes: Sequence[Axis], fail) -> PlotSpec:
                     f"plot.kind = \"latency\": axis '{other.name}' has {len(other.values)} "
                     f"values; only plot.lines ('{value['lines']}') may vary in its figures"
                 )
+    if kind == "coexistence":
+        for key, what in (
+            ("x", "the base-RTT axis"),
+            ("lines", "the axis with one line per value"),
+        ):
+            if value.get(key) is None:
+                raise fail(f'plot.{key}: required for kind = "coexistence" ({what})')
     y = value.get("y", ["avg_queue_pkts"])
     if isinstance(y, str):
         y = [y]

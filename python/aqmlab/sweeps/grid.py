@@ -348,6 +348,19 @@ def load_traces(
     return out
 
 
+def load_point_traces(specs: Sequence[RunSpec], store: RunStore) -> dict[str, pd.DataFrame]:
+    """The stored time series of the first stored run (lowest seed) of each grid point, keyed
+    by run id (`plot.kind = "coexistence"` draws one run per point)."""
+    out: dict[str, pd.DataFrame] = {}
+    seen: set[tuple] = set()
+    for spec in sorted(specs, key=lambda s: s.seed):
+        point = tuple(sorted((k, repr(v)) for k, v in spec.params.items() if k != "seed"))
+        if point not in seen and store.has(spec.run_id, traces=True):
+            seen.add(point)
+            out[spec.run_id] = store.read_traces(spec.run_id)
+    return out
+
+
 def load_table(specs: Sequence[RunSpec], store: RunStore, name: str) -> pd.DataFrame:
     """One kept per-run table (`RunSpec.tables`: probes, flows, groups, fct) of every stored run
     that kept it, stacked: `run_id`, the grid's parameter columns and `seed`, then the table's

@@ -1,7 +1,8 @@
 //! Per-flow delivery statistics over the measurement window: in-order payload delivered,
 //! one-way delay of every data packet that reaches the receiver, and jitter between
 //! consecutive packets of the flow, and how many of the packets it sent inside the window
-//! arrived (against the drops of those packets, its loss rate).
+//! arrived (against the drops of those packets, its loss rate), and every delay inside the
+//! window (for percentiles).
 
 /// One flow's receiver-side statistics.
 #[derive(Clone, Debug, Default)]
@@ -20,6 +21,9 @@ pub struct FlowStats {
     pub jitter_sum_s: f64,
     /// Data packets sent inside the window that arrived (at any time).
     pub received_sent_in_window: u64,
+    /// One-way delay of each data packet that arrived inside the window, seconds, in order of
+    /// arrival (for the per-group percentiles).
+    pub delays_s: Vec<f64>,
     /// Delay of the previous arrival of this flow, seconds.
     last_delay_s: Option<f64>,
 }
@@ -31,6 +35,7 @@ impl FlowStats {
             self.delay_count += 1;
             self.delay_sum_s += delay_s;
             self.delay_sum_sq += delay_s * delay_s;
+            self.delays_s.push(delay_s);
             if let Some(prev) = self.last_delay_s {
                 self.jitter_count += 1;
                 self.jitter_sum_s += (delay_s - prev).abs();

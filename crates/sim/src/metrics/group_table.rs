@@ -1,10 +1,12 @@
 //! The per-group table: for each flow group, its transport and flows, aggregate and mean
-//! per-flow throughput, the one-way delay, its STD and the jitter of its packets, Jain's index
+//! per-flow throughput, the one-way delay, its STD, 99th percentile and the jitter of its
+//! packets, Jain's index
 //! over its flows, and the loss rate of the data packets it sent inside the window
 //! (docs/metrics.md).
 
 use super::delivery::{per_flow_bps, Delivery};
 use super::flow_stats::FlowStats;
+use super::probes::nearest_rank;
 use super::summary::jain_index;
 use crate::result::{Column, Table};
 
@@ -35,6 +37,17 @@ pub fn loss_rate(lost: u64, received: u64) -> f64 {
     }
 }
 
+/// The `p`-th percentile (nearest rank) of the one-way delays of `flows`' packets, pooled,
+/// seconds; NaN without any.
+pub fn delay_percentile_s<'a>(flows: impl IntoIterator<Item = &'a FlowStats>, p: u64) -> f64 {
+    let mut delays: Vec<f64> = flows
+        .into_iter()
+        .flat_map(|f| f.delays_s.iter().copied())
+        .collect();
+    delays.sort_unstable_by(f64::total_cmp);
+    nearest_rank(&delays, p)
+}
+
 /// One row per group.
 pub fn build(inp: &GroupInputs) -> Table {
     let (group_of, stats, active_s, window_s) =
@@ -42,7 +55,7 @@ pub fn build(inp: &GroupInputs) -> Table {
     let n_groups = inp.transport.len();
     let mut flows = Vec::with_capacity(n_groups);
     let mut lost_pkts = Vec::with_capacity(n_groups);
-    let mut rows: Vec<[f64; 7]> = Vec::with_capacity(n_groups);
+    let mut rows: Vec<[f64; 8]> = Vec::with_capacity(n_groups);
     for g in 0..n_groups as u32 {
         let members: Vec<usize> = (0..group_of.len()).filter(|&i| group_of[i] == g).collect();
         let d = Delivery::of(members.iter().map(|&i| &stats[i]));
@@ -64,6 +77,7 @@ pub fn build(inp: &GroupInputs) -> Table {
             mean_flow_bps / 1e6,
             d.delay_mean_s * 1e3,
             d.delay_std_s * 1e3,
+            delay_percentile_s(members.iter().map(|&i| &stats[i]), 99) * 1e3,
             d.jitter_s * 1e3,
             jain_index(&per_flow),
             loss_rate(lost, received),
@@ -74,6 +88,7 @@ pub fn build(inp: &GroupInputs) -> Table {
         "flow_throughput_mbps",
         "delay_mean_ms",
         "delay_std_ms",
+        "delay_p99_ms",
         "jitter_ms",
         "jain_fairness",
         "loss_rate",

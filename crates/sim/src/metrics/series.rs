@@ -1,5 +1,5 @@
-//! The time series: bottleneck queue and AQM state every sample step, and the congestion
-//! window of chosen flows.
+//! The time series: bottleneck queue and AQM state every sample step, each flow group's
+//! goodput over the step, and the congestion window of chosen flows.
 
 use crate::result::{Column, Table};
 
@@ -11,6 +11,12 @@ pub struct Series {
     queue_bytes: Vec<i64>,
     active_flows: Vec<i64>,
     aqm: Vec<Vec<f64>>,
+    group_names: Vec<String>,
+    /// Per group: in-order payload delivered since t = 0, and at the last sample, bytes.
+    group_bytes: Vec<(u64, u64)>,
+    group_goodput: Vec<Vec<f64>>,
+    /// Time of the last sample, s.
+    last_t_s: Option<f64>,
     cwnd_t_s: Vec<f64>,
     cwnd_flow: Vec<i64>,
     cwnd_pkts: Vec<f64>,
@@ -18,8 +24,9 @@ pub struct Series {
 }
 
 impl Series {
-    /// An empty series whose AQM columns are `aqm_<name>` for each probe name.
-    pub fn new(probe_names: &[&str]) -> Self {
+    /// An empty series whose AQM columns are `aqm_<name>` for each probe name and whose
+    /// goodput columns are `goodput_mbps_<name>` for each flow group's name.
+    pub fn new(probe_names: &[&str], group_names: &[&str]) -> Self {
         Series {
             aqm_names: probe_names.iter().map(|n| format!("aqm_{n}")).collect(),
             t_s: Vec::new(),
@@ -27,6 +34,13 @@ impl Series {
             queue_bytes: Vec::new(),
             active_flows: Vec::new(),
             aqm: vec![Vec::new(); probe_names.len()],
+            group_names: group_names
+                .iter()
+                .map(|n| format!("goodput_mbps_{n}"))
+                .collect(),
+            group_bytes: vec![(0, 0); group_names.len()],
+            group_goodput: vec![Vec::new(); group_names.len()],
+            last_t_s: None,
             cwnd_t_s: Vec::new(),
             cwnd_flow: Vec::new(),
             cwnd_pkts: Vec::new(),
@@ -34,8 +48,25 @@ impl Series {
         }
     }
 
-    /// Record one row of the queue series.
+    /// Group `group`'s flows delivered `bytes` more of in-order payload (TCP; a UDP or probe
+    /// flow's whole packets).
+    pub fn delivered(&mut self, group: u32, bytes: u64) {
+        self.group_bytes[group as usize].0 += bytes;
+    }
+
+    /// Record one row of the queue series, with each group's goodput since the last row (0 in
+    /// the first row, at t = 0).
     pub fn queue_row(&mut self, t_s: f64, pkts: u32, bytes: u64, active: u32, probe: &[f64]) {
+        let step_s = self.last_t_s.map(|last| t_s - last);
+        for ((total, at_last), col) in self.group_bytes.iter_mut().zip(&mut self.group_goodput) {
+            let bits = (*total - *at_last) as f64 * 8.0;
+            col.push(match step_s {
+                Some(s) if s > 0.0 => bits / s / 1e6,
+                _ => 0.0,
+            });
+            *at_last = *total;
+        }
+        self.last_t_s = Some(t_s);
         self.t_s.push(t_s);
         self.queue_pkts.push(pkts.into());
         self.queue_bytes.push(bytes as i64);
@@ -70,6 +101,12 @@ impl Series {
             self.aqm_names
                 .into_iter()
                 .zip(self.aqm)
+                .map(|(n, v)| (n, Column::Floats(v))),
+        );
+        columns.extend(
+            self.group_names
+                .into_iter()
+                .zip(self.group_goodput)
                 .map(|(n, v)| (n, Column::Floats(v))),
         );
         let cwnd = Table {

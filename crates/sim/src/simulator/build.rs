@@ -145,6 +145,7 @@ impl Simulation {
             })
             .collect();
         let described_probes: Vec<&str> = probes[described].iter().map(String::as_str).collect();
+        let group_names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
         let mut sim = Simulation {
             end_ns: s_to_ns(scenario.duration_s),
             sample_step_ns: ms_to_ns(scenario.measure.sample_interval_ms).max(1),
@@ -158,7 +159,7 @@ impl Simulation {
             flows,
             outbox: Vec::new(),
             window,
-            series: Series::new(&described_probes),
+            series: Series::new(&described_probes, &group_names),
             summary_port: described,
             port_series: PortSeries::new(probes),
             probe_buf: Vec::new(),

@@ -168,11 +168,14 @@ impl Simulation {
         }
         match &mut f.agent {
             Agent::Udp(source) => {
+                let bytes = u64::from(source.packet_bytes());
+                self.series.delivered(f.group, bytes);
                 if window.contains(now) {
-                    f.stats.delivered_bytes += u64::from(source.packet_bytes());
+                    f.stats.delivered_bytes += bytes;
                 }
             }
             Agent::Probe(probe) => {
+                self.series.delivered(f.group, u64::from(pkt.bytes()));
                 if window.contains(now) {
                     f.stats.delivered_bytes += u64::from(pkt.bytes());
                 }
@@ -201,8 +204,10 @@ impl Simulation {
             }
             Agent::Tcp { receiver, .. } => {
                 let newly = receiver.on_data(&pkt, now, tcp, &mut self.outbox);
+                let bytes = u64::from(newly) * u64::from(tcp.payload_bytes());
+                self.series.delivered(f.group, bytes);
                 if window.contains(now) {
-                    f.stats.delivered_bytes += u64::from(newly) * u64::from(tcp.payload_bytes());
+                    f.stats.delivered_bytes += bytes;
                 }
                 let host = f.ends.receiver;
                 self.flush_outbox(host);
