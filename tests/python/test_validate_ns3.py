@@ -790,12 +790,15 @@ def test_cli_quick_grid_with_a_fake_ns3(tmp_path):
     out = tmp_path / "o"
     proc = _cli(["--quick", "--quiet", "--jobs", "2", "--out", str(out)], env)
     assert proc.returncode == 0, proc.stderr
-    assert "52 runs: 0 already stored, 52 run now, 0 failed" in proc.stdout
+    # The AQM grid's 26 cases and the TCP grid's 17 (less CUBIC's, the AQM grid's own), each
+    # run on both sides.
+    assert "86 runs: 0 already stored, 86 run now, 0 failed" in proc.stdout
     assert f"page: {out / validate_ns3.PAGE}" in proc.stdout
+    assert f"page: {out / 'validation-ns3-tcp.md'}" in proc.stdout
     assert "docs/validation-ns3.md" not in proc.stdout  # only the full grid writes the docs page
     assert outdir.result_kind(out) == "validate"
     again = _cli(["--quick", "--quiet", "--out", str(out)], env)
-    assert "52 runs: 52 already stored, 0 run now, 0 failed" in again.stdout
+    assert "86 runs: 86 already stored, 0 run now, 0 failed" in again.stdout
 
 
 def test_a_grid_can_keep_a_few_aqms():

@@ -97,7 +97,7 @@ def test_validate_finds_its_programs_and_scenarios(installed, tmp_path):
     proc = _run(installed, work, "aqmlab", "validate", "ns3", "--quick", "--quiet", "--jobs", "2",
                 AQMLAB_NS3_PROGRAM=str(fake))  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert "52 runs: 0 already stored, 52 run now, 0 failed" in proc.stdout
+    assert "86 runs: 0 already stored, 86 run now, 0 failed" in proc.stdout
     assert (work / "results" / "validate-ns3-quick" / "validation-ns3.md").is_file()
 
 

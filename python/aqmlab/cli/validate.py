@@ -76,24 +76,40 @@ def cmd_ns3(args: argparse.Namespace) -> int:
         g = validate_ns3.grid(args.quick, None, args.tcp)
         if args.aqm is not None:
             g = validate_ns3.only_aqms(g, args.aqm)
+        # The quick check covers the congestion controls too: the quick TCP grid, less CUBIC's
+        # case (the AQM grid's own), with a page of its own.
+        grids = [(g, "validation-ns3")]
+        if args.quick and args.tcp is None and args.aqm is None:
+            tcp = validate_ns3.grid(True, None, ["all"])
+            tcp = validate_ns3.Grid(
+                tuple(c for c in tcp.cases if c.cc != "cubic"), tcp.seeds_by_scenario, tcp.timeout_s
+            )
+            grids.append((tcp, "validation-ns3-tcp"))
     except ValueError as e:
         raise error(str(e)) from None
     try:
         validate_ns3.check_files()
         ns3_program.check_tools()  # ns-3 and g++ are there, unless a program is named
-        validate_ns3.check_grid(g)
+        for grid, _ in grids:
+            validate_ns3.check_grid(grid)
         prog = ns3_program.program()  # builds once per source digest
     except ValidationError as e:
         raise error(str(e)) from None
     out = _out_dir(args, "ns3")
     jobs = args.jobs or default_jobs()
-    outcome = validate_ns3.execute(out, g, jobs, prog, on_done=_on_done(args))
+    outcome = validate_ns3.execute(
+        out, validate_ns3.joined(grid for grid, _ in grids), jobs, prog, on_done=_on_done(args)
+    )
     # The whole full grid's page is the project's page; a quick grid's, or that of a few
     # AQMs' cases, stays in its folder.
     partial = args.quick or args.aqm is not None or args.tcp is not None
     docs = None if partial or not in_checkout() else validate_ns3.DOCS_PAGE
-    path, table = ns3_page.write_outputs(out, g, args.quick, prog, docs_page=docs)
-    return _report(outcome, table, [path] if docs is None else [path, docs])
+    paths, tables = [], []
+    for grid, stem in grids:
+        path, table = ns3_page.write_outputs(out, grid, args.quick, prog, docs, stem)
+        paths.append(path)
+        tables.append(table)
+    return _report(outcome, "\n\n".join(tables), paths if docs is None else [*paths, docs])
 
 
 def _names(text: str) -> list[str]:
@@ -142,8 +158,9 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
         "--quick",
         action="store_true",
         help="scenario 1 at N = 50 and 200, and its mixed-RTT and UDP-flood variants at N = 50 "
-        "for COBALT and the FQ AQMs, 20 s runs, 1 seed (several minutes); the full grid "
-        "takes hours and rewrites docs/validation-ns3.md",
+        "for COBALT and the FQ AQMs, and the quick TCP grid (every congestion control ns-3 "
+        "also has, page validation-ns3-tcp.md), 20 s runs, 1 seed (several minutes); the full "
+        "grid takes hours and rewrites docs/validation-ns3.md",
     )
     p.add_argument(
         "--aqm",

@@ -26,7 +26,6 @@ from .suite import (
     MIXED_RTT_RTTS_MS,
     NS3_HEADERS_BYTES,
     PAGE,
-    TABLE,
     UDP_FLOOD,
     UDP_FLOOD_RATE,
     VARIANTS,
@@ -573,16 +572,21 @@ def page(
 
 
 def write_outputs(
-    out: Path, g: Grid, quick: bool, prog: Program, docs_page: Path | None = None
+    out: Path,
+    g: Grid,
+    quick: bool,
+    prog: Program,
+    docs_page: Path | None = None,
+    stem: str = Path(PAGE).stem,
 ) -> tuple[Path, str]:
-    """Write the page and the CSV table from the stored runs (the page also to `docs_page`
-    when given); returns (page path, per-case table)."""
+    """Write the page `<stem>.md` and the CSV table `<stem>.csv` from the stored runs (the page
+    also to `docs_page` when given); returns (page path, per-case table)."""
     store = RunStore(out)
     rows = compare(store, g, prog)
     builds = f"{common.aqmlab_build()} and the ns-3 program build {prog.digest}"
     text = page(rows, g, quick, stored_records(store, g, prog), builds)
-    write_file(out / PAGE, text)
-    write_file(out / TABLE, common.long_table(rows, "ns3"))
+    write_file(out / f"{stem}.md", text)
+    write_file(out / f"{stem}.csv", common.long_table(rows, "ns3"))
     if docs_page is not None:
         atomic_write(docs_page, text)
-    return out / PAGE, markdown_table(rows)
+    return out / f"{stem}.md", markdown_table(rows)

@@ -192,6 +192,16 @@ def tcp_grid(quick: bool, tcps: Sequence[str], registered: Sequence[str] | None 
     return Grid(cases, {1: seeds}, timeout)
 
 
+def joined(grids: Iterable[Grid]) -> Grid:
+    """One grid of the cases of `grids` (which share their seeds), to run together."""
+    grids = list(grids)
+    cases = tuple(c for g in grids for c in g.cases)
+    seeds: dict[int, tuple[int, ...]] = {}
+    for g in grids:
+        seeds.update(g.seeds_by_scenario)
+    return Grid(cases, seeds, max(g.timeout_s for g in grids))
+
+
 def only_aqms(g: Grid, aqms: Sequence[str]) -> Grid:
     """The cases of `g` whose AQM is in `aqms` (names from `AQMS`)."""
     unknown = [a for a in aqms if a not in AQMS]
