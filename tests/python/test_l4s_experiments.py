@@ -45,10 +45,10 @@ def test_the_experiment_file_sweeps_what_the_page_says():
     rtts = [2 * d for d in exp.axis("bottleneck_delay_ms").values]
     assert rtts == [5.0, 10.0, 20.0, 50.0, 100.0]
     assert exp.axis("flows_per_group").values == (1, 4)
-    assert exp.axis("scalable").values == (("dctcp", "ect1"),)
-    assert len(exp.runs()) == 4 * 5 * 2 * 3
+    assert exp.axis("scalable").values == (("dctcp", "ect1"), ("prague", "ect1"))
+    assert len(exp.runs()) == 4 * 2 * 5 * 2 * 3
     quick = Experiment.load(L4S / "coexistence.toml", quick=True)
-    assert len(quick.runs()) == 4 * 5 * 2
+    assert len(quick.runs()) == 4 * 2 * 5 * 2
     assert cp.panel_axes(exp) == ["scalable", "flows_per_group"]
 
 
@@ -124,7 +124,7 @@ def test_moving_average_is_trailing():
 
 
 def _tiny(tmp_path):
-    """The experiment on a short grid: two AQMs, two RTTs, 1 vs 1, 6 s runs."""
+    """The experiment on a short grid: DCTCP, two AQMs, two RTTs, 1 vs 1, 6 s runs."""
     text = (L4S / "coexistence.toml").read_text(encoding="utf-8")
     text = text.replace(
         'scenario = "scenarios/coexistence.toml"', f'scenario = "{L4S}/scenarios/coexistence.toml"'
@@ -134,6 +134,9 @@ def _tiny(tmp_path):
     )
     text = text.replace("values = [2.5, 5.0, 10.0, 25.0, 50.0]", "values = [5.0, 25.0]")
     text = text.replace("values = [1, 4]", "values = [1]")
+    text = text.replace(
+        'values = [["dctcp", "ect1"], ["prague", "ect1"]]', 'values = [["dctcp", "ect1"]]'
+    )
     text = text.replace("seeds = [1, 2, 3]", "seeds = [1, 2]")
     text += textwrap.dedent(
         """
@@ -215,3 +218,12 @@ def test_a_coexistence_plot_needs_x_and_lines(tmp_path):
     proc = run_cli("sweep", str(exp.path), "--quiet")
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_bbr_against_cubic_runs_the_same_grid_with_bbr_in_the_first_group():
+    exp = Experiment.load(L4S / "bbr_cubic.toml")
+    assert exp.plot.kind == "coexistence"
+    assert exp.axis("aqm").values == ("dualpi2", "fq_codel", "pie", "droptail")
+    assert len(exp.runs()) == 4 * 5 * 2 * 3
+    text = exp.runs()[0].scenario_text
+    assert 'cc = "bbr"' in text and "ecn = false" in text

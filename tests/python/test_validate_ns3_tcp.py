@@ -21,9 +21,7 @@ def test_the_grid_lists_the_registered_congestion_controls():
     assert set(REGISTERED) <= set(tcp_cases.registered())
     quick = validate_ns3.grid(True, None, ["all"])
     ccs = [c.cc for c in quick.cases]
-    assert ccs == [
-        t.cc for t in tcp_cases.TCPS if t.cc in tcp_cases.registered() for _ in t.aqms
-    ]
+    assert ccs == [t.cc for t in tcp_cases.TCPS if t.cc in tcp_cases.registered() for _ in t.aqms]
     assert all(c.aqm == "droptail" for c in quick.cases if c.cc in REGISTERED)
     assert {(c.scenario, c.flows, c.duration_s, c.window_start_s) for c in quick.cases} == {
         (1, 50, 20.0, 10.0)

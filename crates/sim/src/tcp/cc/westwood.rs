@@ -64,9 +64,10 @@ impl Controller for WestwoodPlus {
     }
 
     /// ns-3.37 `TcpWestwood::PktsAcked`: count the segments; start a sample period if none
-    /// runs.
+    /// runs. The RTT is the smoothed one, as ns-3.37 hands `PktsAcked` its `m_lastRtt`
+    /// (`RttEstimator::GetEstimate`), and RTT_min the lowest of those (`m_minRtt`).
     fn on_pkts_acked(&mut self, info: &AckedInfo, _cwnd: f64, _ssthresh: f64) -> Option<f64> {
-        let rtt_s = info.rtt_sample_s?;
+        let rtt_s = info.srtt_s?;
         self.min_rtt_s = self.min_rtt_s.min(rtt_s);
         self.acked_segments += info.acked_pkts;
         if self.due.is_none() {
@@ -119,7 +120,7 @@ mod tests {
     fn ack(now_s: f64, acked_pkts: u32, rtt_ms: Option<f64>) -> AckedInfo {
         AckedInfo {
             now_s,
-            rtt_sample_s: rtt_ms.map(|ms| ms * 1e-3),
+            srtt_s: rtt_ms.map(|ms| ms * 1e-3),
             ..AckedInfo::of_segments(acked_pkts)
         }
     }
@@ -135,7 +136,7 @@ mod tests {
         w.on_pkts_acked(&ack(1.06, 5, None), 10.0, 5.0);
         assert_eq!(
             w.acked_segments, 10,
-            "an ACK without a sample is not counted"
+            "an ACK before any RTT estimate is not counted"
         );
         w.at_time(1.1);
         // b = 10 · 948 · 8 / 0.1 = 758 400 bit/s; B = 0.9 · 0 + 0.1 · (b + 0)/2.
