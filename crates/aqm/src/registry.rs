@@ -69,8 +69,9 @@ pub fn names() -> &'static [&'static str] {
     &NAMES
 }
 
-/// Whether the AQM called `name` runs under flow queueing ([`AqmParams::scheduler`] with its
-/// default parameters), so that only a simulated port, not a single-queue host, can run it.
+/// Whether the AQM called `name` runs more than one queue (flow queueing, CAKE or DualPI2:
+/// [`AqmParams::scheduler`] with its default parameters), so that only a simulated port, not
+/// a single-queue host, can run it.
 pub fn is_flow_queueing(name: &str) -> bool {
     struct Find<'a>(&'a str, bool);
     impl ParamsVisitor for Find<'_> {

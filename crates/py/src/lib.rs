@@ -153,6 +153,7 @@ fn catalog(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         titles.set_item(name, aqm::registry::title(name))?;
     }
     d.set_item("aqm_titles", titles)?;
+    // Every discipline of more than one queue; `aqmlab list` names them by kind.
     let flow_queueing: Vec<&str> = names
         .iter()
         .copied()

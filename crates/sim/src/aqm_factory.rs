@@ -18,7 +18,7 @@ use toml::{Table, Value};
 
 /// The AQM of a single queue of `spec` feeding a link of `rate_bps` (the scenario's
 /// `[queue]`, for hosts that run one queue such as the Python stepper); an error for a
-/// flow-queueing discipline.
+/// multi-queue discipline.
 pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioError> {
     match one_discipline("queue", spec, rate_bps)? {
         Discipline::Single(q) => Ok(q.into_aqm()),
@@ -29,8 +29,8 @@ pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioEr
         | Discipline::Shaped(_) => Err(ScenarioError::new(
             "queue.aqm",
             format!(
-                "{} is a flow-queueing discipline, which runs only in a simulated port; \
-                 choose a single-queue AQM",
+                "{} is a multi-queue discipline (flow queueing, CAKE or DualPI2), which runs \
+                 only in a simulated port; choose a single-queue AQM",
                 spec.aqm
             ),
         )),

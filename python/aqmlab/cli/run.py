@@ -127,6 +127,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
     print("congestion controls (tcp.cc):")
     for name in catalog.pop("congestion_controls"):
         print(f"  {name:<{width}}  {sources[name]}")
+    multi_queue = catalog.pop("flow_queueing")
+    print(f"multi-queue (simulated ports only): {', '.join(multi_queue)}")
     for key, names in catalog.items():
         print(f"{key.replace('_', ' ')}: {', '.join(names)}")
     names = data.builtin_names()
