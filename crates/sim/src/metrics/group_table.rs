@@ -6,7 +6,7 @@
 
 use super::delivery::{per_flow_bps, Delivery};
 use super::flow_stats::FlowStats;
-use super::probes::nearest_rank;
+use super::probes::nearest_rank_unsorted;
 use super::summary::jain_index;
 use crate::result::{Column, Table};
 
@@ -44,8 +44,7 @@ pub fn delay_percentile_s<'a>(flows: impl IntoIterator<Item = &'a FlowStats>, p:
         .into_iter()
         .flat_map(|f| f.delays_s.iter().copied())
         .collect();
-    delays.sort_unstable_by(f64::total_cmp);
-    nearest_rank(&delays, p)
+    nearest_rank_unsorted(&mut delays, p)
 }
 
 /// One row per group.

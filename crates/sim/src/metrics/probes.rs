@@ -27,8 +27,23 @@ pub fn nearest_rank(sorted: &[f64], p: u64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
     }
-    let rank = (p * sorted.len() as u64).div_ceil(100).max(1);
-    sorted[(rank - 1) as usize]
+    sorted[rank_index(sorted.len(), p)]
+}
+
+/// [`nearest_rank`] of `values` in any order, which it reorders: the value a sort by
+/// `f64::total_cmp` would put at that rank, found in linear time without the sort.
+pub fn nearest_rank_unsorted(values: &mut [f64], p: u64) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    *values
+        .select_nth_unstable_by(rank_index(values.len(), p), f64::total_cmp)
+        .1
+}
+
+/// The index, from 0, of the nearest-rank `p`-th percentile among `n` ≥ 1 ascending values.
+fn rank_index(n: usize, p: u64) -> usize {
+    ((p * n as u64).div_ceil(100).max(1) - 1) as usize
 }
 
 /// One probe flow's probes.
@@ -137,6 +152,21 @@ mod tests {
         // Four values: the median is the second (rank ⌈2⌉), the 99th the fourth.
         assert_eq!(nearest_rank(&[1.0, 2.0, 3.0, 4.0], 50), 2.0);
         assert_eq!(nearest_rank(&[1.0, 2.0, 3.0, 4.0], 99), 4.0);
+    }
+
+    #[test]
+    fn nearest_rank_unsorted_agrees_with_the_sorted_one() {
+        let shuffled: Vec<f64> = (0..70).map(|i| f64::from((i * 37) % 70 + 1)).collect();
+        let mut sorted = shuffled.clone();
+        sorted.sort_by(f64::total_cmp);
+        for p in [1, 50, 90, 99, 100] {
+            let mut values = shuffled.clone();
+            assert_eq!(
+                nearest_rank_unsorted(&mut values, p),
+                nearest_rank(&sorted, p)
+            );
+        }
+        assert!(nearest_rank_unsorted(&mut [], 50).is_nan());
     }
 
     fn record(sent_ns: u64, rtt_ns: Option<u64>, lost: bool) -> ProbeRecord {

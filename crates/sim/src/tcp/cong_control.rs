@@ -119,7 +119,8 @@ impl Sender {
             self.note_min_rtt();
             let delivered = (self.rate.connection().delivered_pkts - b.delivered_pkts) as u32;
             let lost = self.board.lost_out().abs_diff(b.lost_pkts);
-            let min_rtt_ns = self.min_rtt_s.map(s_to_ns);
+            // Only a timed sample compares its interval with the minimum RTT.
+            let min_rtt_ns = self.min_rtt_s.filter(|_| self.rate.is_timed()).map(s_to_ns);
             let sample = *self
                 .rate
                 .generate_sample(delivered, lost, b.in_flight_pkts, min_rtt_ns);

@@ -125,7 +125,8 @@ pub struct Sender {
     pub(super) cc: CongestionControl,
     /// Congestion control sets cwnd and pacing from rate samples (ns-3's HasCongControl).
     pub(super) rate_based: bool,
-    /// Delivery-rate records and samples (kept when `rate_based`).
+    /// Delivery-rate records and samples (kept when `rate_based`; only delivery counts when
+    /// the algorithm needs no more).
     pub(super) rate: RateEstimator,
     /// The pacing rate and timer (used with `pacing`).
     pub(super) pacer: Pacer,
@@ -167,7 +168,11 @@ impl Sender {
             connection: Connection::Idle,
             cc: CongestionControl::new(cfg),
             rate_based: cfg.cc.has_cong_control(),
-            rate: RateEstimator::default(),
+            rate: if cfg.cc.needs_rate_sample() {
+                RateEstimator::default()
+            } else {
+                RateEstimator::counting()
+            },
             pacer: Pacer::new(cfg),
             min_rtt_s: None,
             in_flight_at_ack_pkts: 0,

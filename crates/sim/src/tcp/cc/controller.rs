@@ -162,6 +162,14 @@ pub trait Controller {
     /// the pacing rate alone and calls [`Controller::cong_control`].
     const HAS_CONG_CONTROL: bool = false;
 
+    /// Whether [`Controller::cong_control`] reads the ACK's rate sample beyond the segments it
+    /// delivered, lost and found in flight (the delivery rate, its interval, the
+    /// application-limited state) or the connection's delivery counters. When false the
+    /// sender keeps no per-segment delivery records, only counts what each ACK delivered,
+    /// and hands over samples that hold those counts alone. Only read with
+    /// [`Controller::HAS_CONG_CONTROL`].
+    const NEEDS_RATE_SAMPLE: bool = true;
+
     /// The algorithm with its knobs taken from the configuration.
     fn new(cfg: &TcpConfig) -> Self
     where

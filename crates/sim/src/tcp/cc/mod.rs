@@ -66,6 +66,13 @@ macro_rules! dispatch {
                     $(CcKind::$variant => <$algorithm as Controller>::HAS_CONG_CONTROL,)*
                 }
             }
+
+            /// Whether a rate-based algorithm reads timed rate samples (NEEDS_RATE_SAMPLE).
+            pub fn needs_rate_sample(self) -> bool {
+                match self {
+                    $(CcKind::$variant => <$algorithm as Controller>::NEEDS_RATE_SAMPLE,)*
+                }
+            }
         }
 
         impl Controller for CongestionControl {

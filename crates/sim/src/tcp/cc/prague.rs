@@ -204,6 +204,8 @@ impl Controller for Prague {
         feedback: EcnFeedback::PerCe,
     };
     const HAS_CONG_CONTROL: bool = true;
+    /// Only the segments each ACK delivered are read (`acked_sacked_pkts`).
+    const NEEDS_RATE_SAMPLE: bool = false;
 
     fn new(cfg: &TcpConfig) -> Self {
         Prague {
@@ -339,7 +341,7 @@ mod tests {
                 feedback: EcnFeedback::PerCe
             }
         );
-        const { assert!(Prague::HAS_CONG_CONTROL) };
+        const { assert!(Prague::HAS_CONG_CONTROL && !Prague::NEEDS_RATE_SAMPLE) };
     }
 
     #[test]
