@@ -261,7 +261,6 @@ impl Controller for Prague {
     }
 
     fn cong_control(&mut self, st: &mut CongControlState, event: CongEvent<'_>) {
-        self.ssthresh_pkts = st.ssthresh_pkts;
         match event {
             CongEvent::Start => {
                 self.frac_cwnd_pkts = st.cwnd_pkts;
