@@ -15,6 +15,11 @@
 //! a dumbbell) share a lane, and a packet that would come before the shared lane's last one
 //! goes into its own link's lane instead (`push_shared`): the heap of heads stays a few
 //! entries long.
+//!
+//! Pacing timers wait in a third heap. They come due within a segment's transmission time,
+//! sooner than nearly every retransmission and delayed-ACK timer, so in the timers' heap each
+//! one would sift up through all of those and back down when popped; among themselves they
+//! are a few entries per busy paced flow, with deadlines alike.
 
 use crate::packet::Packet;
 use std::cmp::Ordering;
@@ -47,7 +52,7 @@ pub enum Event {
 }
 
 /// A heap entry: a time, a sequence number and what it stands for (in `heads`: a lane; in
-/// `timers`: the event in `EventQueue::events[slot]`). Kept at 24 bytes, as the heaps move
+/// `timers`: the event in `EventQueue::events[slot]`; in `pace`: the flow). Kept at 24 bytes, as the heaps move
 /// entries on every push and pop.
 #[derive(Clone, Copy)]
 struct Entry {
@@ -82,8 +87,10 @@ impl Ord for Entry {
 pub struct EventQueue {
     /// The head of every non-empty lane.
     heads: BinaryHeap<Entry>,
-    /// Every event scheduled outside lanes.
+    /// Every event scheduled outside lanes, but pacing timers.
     timers: BinaryHeap<Entry>,
+    /// The pending `Event::Pace` of every flow that has one.
+    pace: BinaryHeap<Entry>,
     /// Events scheduled outside lanes, by slot; `free` lists the empty slots.
     events: Vec<Option<Event>>,
     free: Vec<u32>,
@@ -101,6 +108,14 @@ impl EventQueue {
     /// Schedule `event` at `time_ns`.
     pub fn push(&mut self, time_ns: u64, event: Event) {
         let seq = self.next_seq();
+        if let Event::Pace { flow } = event {
+            self.pace.push(Entry {
+                time_ns,
+                seq,
+                slot: flow,
+            });
+            return;
+        }
         let slot = match self.free.pop() {
             Some(slot) => {
                 self.events[slot as usize] = Some(event);
@@ -152,20 +167,30 @@ impl EventQueue {
     /// Take the earliest event.
     pub fn pop(&mut self) -> Option<(u64, Event)> {
         let key = |e: &Entry| (e.time_ns, e.seq);
-        let lane_first = match (self.heads.peek(), self.timers.peek()) {
-            (None, None) => return None,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (Some(h), Some(t)) => key(h) < key(t),
-        };
-        if !lane_first {
-            let entry = self.timers.pop().expect("a timer");
-            let event = self.events[entry.slot as usize]
-                .take()
-                .expect("a queued event");
-            self.free.push(entry.slot);
-            return Some((entry.time_ns, event));
+        let earliest = [self.heads.peek(), self.timers.peek(), self.pace.peek()]
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, top)| top.map(|e| (key(e), i)))
+            .min()?;
+        match earliest.1 {
+            0 => Some(self.pop_lane()),
+            1 => {
+                let entry = self.timers.pop().expect("a timer");
+                let event = self.events[entry.slot as usize]
+                    .take()
+                    .expect("a queued event");
+                self.free.push(entry.slot);
+                Some((entry.time_ns, event))
+            }
+            _ => {
+                let entry = self.pace.pop().expect("a pacing timer");
+                Some((entry.time_ns, Event::Pace { flow: entry.slot }))
+            }
         }
+    }
+
+    /// Take the event at the head of the lane whose head is earliest.
+    fn pop_lane(&mut self) -> (u64, Event) {
         let mut top = self.heads.peek_mut().expect("a lane head");
         let queue = &mut self.lanes[top.slot as usize];
         let (time_ns, _, event) = queue.pop_front().expect("a lane in the heap is not empty");
@@ -179,23 +204,24 @@ impl EventQueue {
                 PeekMut::pop(top);
             }
         }
-        Some((time_ns, event))
+        (time_ns, event)
     }
 
     /// Time of the earliest event.
     pub fn peek_time(&self) -> Option<u64> {
-        let heads = self.heads.peek().map(|e| e.time_ns);
-        let timers = self.timers.peek().map(|e| e.time_ns);
-        match (heads, timers) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [self.heads.peek(), self.timers.peek(), self.pace.peek()]
+            .into_iter()
+            .flatten()
+            .map(|e| e.time_ns)
+            .min()
     }
 
     /// Every pending event, in no particular order (for end-of-run accounting).
-    pub fn iter(&self) -> impl Iterator<Item = &Event> {
-        let timers = self.events.iter().flatten();
-        timers.chain(self.lanes.iter().flatten().map(|(_, _, event)| event))
+    pub fn iter(&self) -> impl Iterator<Item = Event> + '_ {
+        let timers = self.events.iter().flatten().cloned();
+        let pace = self.pace.iter().map(|e| Event::Pace { flow: e.slot });
+        let lanes = self.lanes.iter().flatten().map(|(_, _, event)| *event);
+        timers.chain(pace).chain(lanes)
     }
 }
 
@@ -221,14 +247,14 @@ mod tests {
 
     fn flow_of(e: Event) -> u32 {
         match e {
-            Event::FlowStart { flow } | Event::Emit { flow } => flow,
+            Event::FlowStart { flow } | Event::Emit { flow } | Event::Pace { flow } => flow,
             _ => unreachable!(),
         }
     }
 
-    /// Push a pseudo-random mix of timers (at any time not yet past) and packets on `links`
-    /// links (non-decreasing times per link, scheduled by `push_link(queue, link, time,
-    /// event)`), popping while pushing, and check every pop against a reference list that pops
+    /// Push a pseudo-random mix of timers and pacing timers (at any time not yet past) and
+    /// packets on `links` links (non-decreasing times per link, scheduled by
+    /// `push_link(queue, link, time, event)`), popping while pushing, and check every pop against a reference list that pops
     /// the least (time, scheduling order) of everything pending. Returns the number of pops
     /// checked while pushing.
     fn check_against_one_heap(
@@ -251,8 +277,13 @@ mod tests {
         for id in 0..count {
             let r = next();
             if r % 4 == 0 {
+                // Half the timers are pacing timers, which wait in a heap of their own.
                 let t = now + next() % 50;
-                q.push(t, Event::FlowStart { flow: id });
+                if r % 8 == 0 {
+                    q.push(t, Event::Pace { flow: id });
+                } else {
+                    q.push(t, Event::FlowStart { flow: id });
+                }
                 pending.push((t, id));
             } else {
                 let link = (r % links as u64) as usize;

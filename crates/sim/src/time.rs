@@ -13,12 +13,25 @@ pub const MAX_TIME_MS: f64 = MAX_TIME_S * 1e3;
 
 /// Seconds (f64) to nanoseconds, rounded to the nearest nanosecond.
 pub fn s_to_ns(seconds: f64) -> u64 {
-    (seconds * NS_PER_S as f64).round() as u64
+    round_to_u64(seconds * NS_PER_S as f64)
 }
 
 /// Milliseconds (f64) to nanoseconds, rounded to the nearest nanosecond.
 pub fn ms_to_ns(ms: f64) -> u64 {
-    (ms * 1e6).round() as u64
+    round_to_u64(ms * 1e6)
+}
+
+/// `x.round() as u64` (halves away from zero; negative and NaN to 0, saturating at
+/// `u64::MAX`) without a call to libm's `round`: the cast truncates, and the fraction it
+/// drops, `x - trunc(x)`, is exact in f64, so comparing it with 0.5 rounds exactly as `round`
+/// does.
+fn round_to_u64(x: f64) -> u64 {
+    let whole = x as u64;
+    if x - whole as f64 >= 0.5 {
+        whole.saturating_add(1)
+    } else {
+        whole
+    }
 }
 
 /// Nanoseconds to seconds.
@@ -45,5 +58,37 @@ mod tests {
         assert_eq!(s_to_ns(0.25), 250_000_000);
         assert_eq!(ms_to_ns(10.0), 10_000_000);
         assert_eq!(s_to_ns(MAX_TIME_S), 1_000_000_000_000_000_000);
+    }
+
+    #[test]
+    fn rounding_matches_f64_round() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut cases = vec![
+            -1.5,
+            -0.5,
+            0.0,
+            0.49999999999999994,
+            0.5,
+            1.5,
+            2.5,
+            4503599627370495.5,
+            9007199254740993.0,
+            1e19,
+            2e19,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        for _ in 0..100_000 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let scale = 10f64.powi((state >> 60) as i32);
+            cases.push((state >> 11) as f64 / (1u64 << 53) as f64 * scale);
+            cases.push((state >> 40) as f64 + 0.5);
+        }
+        for x in cases {
+            assert_eq!(round_to_u64(x), x.round() as u64, "{x}");
+        }
     }
 }
