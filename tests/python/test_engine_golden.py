@@ -88,6 +88,7 @@ ADDED = {
         "ecn_feedback",
         "dctcp_g",
         "dctcp_alpha_init",
+        "prague_ecn_fallback",
         "pacing",
         "pacing_ss_ratio",
         "pacing_ca_ratio",

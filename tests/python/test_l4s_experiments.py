@@ -227,3 +227,35 @@ def test_bbr_against_cubic_runs_the_same_grid_with_bbr_in_the_first_group():
     assert len(exp.runs()) == 4 * 5 * 2 * 3
     text = exp.runs()[0].scenario_text
     assert 'cc = "bbr"' in text and "ecn = false" in text
+
+
+def test_the_published_comparison_sweeps_what_the_page_says():
+    exp = Experiment.load(L4S / "rtt_fairness_s1.toml")
+    assert exp.plot.kind == "coexistence"
+    assert exp.axis("aqm").values == (("dualpi2", 10000), ("fq_codel", 10240), ("droptail", 1000))
+    assert [2 * d for d in exp.axis("bottleneck_delay_ms").values] == [10.0, 20.0, 80.0]
+    assert exp.axis("bottleneck_rate_mbps").values == (10.0, 50.0)
+    assert exp.axis("setup").values == ((True, 0, False), (False, 2, True))
+    assert len(exp.runs()) == 3 * 2 * 3 * 2 * 3
+    text = exp.runs()[-1].scenario_text
+    assert "duration_s = 180.0" in text and "window = [118.0, 178.0]" in text
+    assert "prague_ecn_fallback = false" in text and "min_qlen_step_pkts = 2" in text
+
+
+def test_the_classic_fallback_starves_prague_on_a_slow_link():
+    """At 10 Mb/s one packet's transmission (1.2 ms) exceeds DualPI2's 1 ms step: the RTT
+    jitter turns Prague's classic-ECN detector classic, and with the fall-back on its reductions
+    take at least 0.625 instead of α (docs/validation-l4s.md)."""
+    sc = aqmlab.Scenario.load(L4S / "scenarios" / "coexistence.toml")
+    base = {
+        "duration_s": 10.0,
+        "measure.window": "second_half",
+        "topology.bottleneck_rate_mbps": 10.0,
+        "traffic.groups[0].tcp.cc": "prague",
+    }
+    prague = {}
+    for fallback in (True, False):
+        r = aqmlab.run(sc.with_({**base, "traffic.groups[0].tcp.prague_ecn_fallback": fallback}))
+        assert f"prague_ecn_fallback = {str(fallback).lower()}" in r.scenario_text
+        prague[fallback] = r.groups.set_index("name").loc["scalable", "flow_throughput_mbps"]
+    assert prague[False] > 1.5 * prague[True]

@@ -377,6 +377,9 @@ pub struct TcpConfig {
     /// DCTCP's α before the first estimate (ns-3.37 DctcpAlphaOnInit, Linux
     /// dctcp_alpha_on_init).
     pub dctcp_alpha_init: f64,
+    /// TCP Prague falls back to a classic response behind a classic ECN AQM (Linux
+    /// `prague_ecn_fallback` 1; RFC 9331 §4.3).
+    pub prague_ecn_fallback: bool,
     /// CUBIC scaling constant C (RFC 9438 §4.2).
     pub cubic_c: f64,
     /// CUBIC multiplicative decrease factor β_cubic (RFC 9438 §4.6).
@@ -449,6 +452,7 @@ impl TcpConfig {
             ecn_feedback: EcnFeedback::Classic,
             dctcp_g: 1.0 / 16.0,
             dctcp_alpha_init: 1.0,
+            prague_ecn_fallback: true,
             cubic_c: 0.4,
             cubic_beta: 0.7,
             fast_convergence: true,
@@ -507,6 +511,7 @@ impl TcpConfig {
             ecn_feedback: EcnFeedback::Classic,
             dctcp_g: 1.0 / 16.0,
             dctcp_alpha_init: 1.0,
+            prague_ecn_fallback: true,
             cubic_c: 0.4,
             cubic_beta: 0.7,
             fast_convergence: true,

@@ -19,7 +19,8 @@
 //!   slow start a flow with an RTT below the 25 ms target grows as if its RTT were the target.
 //! - **Classic ECN fall-back** ([`super::prague_classic`]): behind a classic AQM the reduction
 //!   uses at least 0.625 instead of α. The Linux module ships with it off
-//!   (`prague_ecn_fallback = 0`); RFC 9331 §4.3 asks for it, so it is on here.
+//!   (`prague_ecn_fallback = 0`); RFC 9331 §4.3 asks for it, so `tcp.prague_ecn_fallback`
+//!   is true by default here (false: Linux's default, and every kernel before the detector).
 //! - **Pacing**: rate = W/SRTT, doubled while cwnd < ssthresh/2 (`prague_update_pacing_rate`).
 //!
 //! Reconstruction: Linux grows `snd_cwnd` in slow start without touching W; here W follows
@@ -69,6 +70,8 @@ pub struct Prague {
     ssthresh_pkts: f64,
     /// The classic-bottleneck detector.
     classic: ClassicDetector,
+    /// Whether a reduction takes the detector's floor on α (`prague_ecn_fallback`).
+    ecn_fallback: bool,
 }
 
 impl Prague {
@@ -173,7 +176,11 @@ impl Prague {
             }
         }
         self.cwr_stamp_s = Some(now_s);
-        let alpha = self.classic.alpha_for_reduction(self.alpha);
+        let alpha = if self.ecn_fallback {
+            self.classic.alpha_for_reduction(self.alpha)
+        } else {
+            self.alpha
+        };
         self.frac_cwnd_pkts -= alpha * self.frac_cwnd_pkts / 2.0;
     }
 
@@ -222,6 +229,7 @@ impl Controller for Prague {
             cwr_stamp_s: None,
             ssthresh_pkts: f64::INFINITY,
             classic: ClassicDetector::default(),
+            ecn_fallback: cfg.prague_ecn_fallback,
         }
     }
 
@@ -369,6 +377,31 @@ mod tests {
             ack(&mut p, &mut st, 1, true);
         }
         assert_eq!(st.cwnd_pkts, 15.0);
+    }
+
+    #[test]
+    fn the_classic_fallback_floors_alpha_only_when_switched_on() {
+        for (fallback, want) in [(true, 20.0 - 20.0 * 0.625 / 2.0), (false, 19.0)] {
+            let cfg = TcpConfig {
+                prague_ecn_fallback: fallback,
+                ..TcpConfig::ns3()
+            };
+            let mut p = Prague::new(&cfg);
+            let mut st = state(20.0, 20.0, 0.02);
+            p.cong_control(&mut st, CongEvent::Start);
+            p.alpha = 0.1;
+            // A deep, varying queue: the detector reads a classic bottleneck.
+            p.classic.on_ssthresh(20.0);
+            for i in 0..5000 {
+                p.classic
+                    .on_rtt_sample(if i % 2 == 0 { 20_000.0 } else { 40_000.0 });
+            }
+            for _ in 0..6 {
+                p.classic.on_round(10_000.0);
+            }
+            p.cong_control(&mut st, CongEvent::EnterCwr);
+            assert!((p.frac_cwnd_pkts() - want).abs() < 1e-12, "{fallback}");
+        }
     }
 
     #[test]
