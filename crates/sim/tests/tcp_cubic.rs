@@ -114,6 +114,7 @@ fn ack(now_s: f64, acked_pkts: u32, srtt_s: f64) -> AckedInfo {
         rtt_sample_s: Some(srtt_s),
         now_s,
         srtt_s: Some(srtt_s),
+        min_rtt_s: None,
         ece: false,
     }
 }

@@ -81,7 +81,6 @@ impl Sender {
     /// otherwise the pacing rate is set from the RTT estimate so far.
     pub(super) fn on_established(&mut self, now_ns: u64, cfg: &TcpConfig) {
         if self.rate_based {
-            self.note_min_rtt();
             self.cc_event(CongEvent::Start, now_ns, cfg);
         } else if cfg.pacing {
             self.update_pacing_rate(cfg);
@@ -116,7 +115,6 @@ impl Sender {
     /// After ProcessAck: CongControl with the ACK's rate sample, or the pacing rate from cwnd.
     pub(super) fn after_ack(&mut self, before: Option<BeforeAck>, now_ns: u64, cfg: &TcpConfig) {
         if let Some(b) = before {
-            self.note_min_rtt();
             let delivered = (self.rate.connection().delivered_pkts - b.delivered_pkts) as u32;
             let lost = self.board.lost_out().abs_diff(b.lost_pkts);
             // Only a timed sample compares its interval with the minimum RTT.
@@ -128,13 +126,6 @@ impl Sender {
             self.cc_event(CongEvent::Ack(&sample, &conn), now_ns, cfg);
         } else if cfg.pacing {
             self.update_pacing_rate(cfg);
-        }
-    }
-
-    /// ns-3's m_minRtt: the smallest RTT estimate so far.
-    fn note_min_rtt(&mut self) {
-        if let Some(srtt_s) = self.rtt.srtt_s() {
-            self.min_rtt_s = Some(self.min_rtt_s.map_or(srtt_s, |m| m.min(srtt_s)));
         }
     }
 

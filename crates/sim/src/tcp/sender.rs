@@ -130,7 +130,7 @@ pub struct Sender {
     pub(super) rate: RateEstimator,
     /// The pacing rate and timer (used with `pacing`).
     pub(super) pacer: Pacer,
-    /// The smallest RTT estimate so far (ns-3's m_minRtt), kept when `rate_based`.
+    /// The smallest RTT estimate so far (ns-3's m_minRtt).
     pub(super) min_rtt_s: Option<f64>,
     /// Segments in flight as ns-3 computes them before ProcessAck (m_bytesInFlight).
     pub(super) in_flight_at_ack_pkts: u32,
@@ -293,7 +293,7 @@ impl Sender {
                 ns_to_s(now_ns - first_ns)
             };
             self.rtt.sample(r_s);
-            self.stats.rtt_samples += 1;
+            self.count_sample(Some(r_s), true);
         }
         self.connection = Connection::Established;
         self.rto_deadline_ns = None;
@@ -356,9 +356,15 @@ impl Sender {
         self.count_sample(sample_s, taken)
     }
 
+    /// Count a sample the estimator took and lower the smallest RTT estimate with the new one,
+    /// as ns-3.37's `TcpSocketBase::EstimateRtt` sets m_minRtt after each measurement (the
+    /// handshake's included), before the ACK reaches congestion control.
     fn count_sample(&mut self, sample_s: Option<f64>, taken: bool) -> Option<f64> {
         if taken {
             self.stats.rtt_samples += 1;
+            if let Some(srtt_s) = self.rtt.srtt_s() {
+                self.min_rtt_s = Some(self.min_rtt_s.map_or(srtt_s, |m| m.min(srtt_s)));
+            }
         }
         sample_s.filter(|_| taken)
     }
@@ -372,6 +378,7 @@ impl Sender {
             rtt_sample_s: sample_s,
             now_s: ns_to_s(now_ns),
             srtt_s: self.rtt.srtt_s(),
+            min_rtt_s: self.min_rtt_s,
             ece: self.ack_ece,
         }
     }

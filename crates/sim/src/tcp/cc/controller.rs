@@ -49,6 +49,9 @@ pub struct AckedInfo {
     /// Smoothed RTT after this ACK, seconds (None before the first sample). CUBIC and
     /// HyStart take their delays from it, as ns-3.37 passes its latest RTT estimate.
     pub srtt_s: Option<f64>,
+    /// The lowest smoothed RTT so far, seconds, the handshake's sample included (ns-3.37's
+    /// m_minRtt, which `EstimateRtt` lowers with every measurement, the SYN-ACK's among them).
+    pub min_rtt_s: Option<f64>,
     /// The ACK carried ECN-Echo (ns-3's ECN_ECE_RCVD state as PktsAcked reads it).
     pub ece: bool,
 }
@@ -65,6 +68,7 @@ impl AckedInfo {
             rtt_sample_s: None,
             now_s: 0.0,
             srtt_s: None,
+            min_rtt_s: None,
             ece: false,
         }
     }

@@ -8,26 +8,28 @@
 //!   once they add up to one;
 //! - on congestion: NewReno's ssthresh, max(flight/2, 2) segments.
 //!
-//! ρ is recomputed, as ns-3.37 does, whenever the RTT equals the lowest seen so far, from that
-//! RTT in whole milliseconds. The RTT is the smoothed RTT, as in ns-3.37: TcpSocketBase passes
-//! `m_tcb->m_lastRtt` to PktsAcked, which `EstimateRtt` sets to the estimator's smoothed value
-//! (`m_rtt->GetEstimate()`), and `m_tcb->m_minRtt` is the lowest value it took; so RTT_min is
-//! the lowest smoothed RTT, above the lowest raw sample when the flow's first samples already
-//! queued. RTT_0 is ns-3.37's default, fixed here (no `[tcp]` key
-//! yet). ns-3 adds the slow-start increment in whole bytes; aqmlab's windows are in segments,
-//! and the increment is not truncated (less than a byte per ACK).
+//! ρ is recomputed, as ns-3.37's `TcpHybla::PktsAcked` does, only when the RTT it is handed
+//! equals the socket's lowest (`rtt == tcb->m_minRtt`), from that RTT in whole milliseconds.
+//! The RTT is the smoothed RTT: TcpSocketBase passes `m_tcb->m_lastRtt` to PktsAcked, which
+//! `EstimateRtt` sets to the estimator's smoothed value (`m_rtt->GetEstimate()`), and
+//! `m_tcb->m_minRtt` is the lowest value it took, the handshake's sample included (the
+//! SYN-ACK goes through `EstimateRtt` in `DoForwardUp`, with no PktsAcked). A flow whose
+//! handshake saw a shorter queue than its data so keeps ρ = 1, NewReno's growth, until its
+//! smoothed RTT comes back down to the handshake's. RTT_0 is ns-3.37's default, fixed here (no
+//! `[tcp]` key yet). ns-3 adds the slow-start increment in whole bytes; aqmlab's windows are in
+//! segments, and the increment is not truncated (less than a byte per ACK).
 
 use super::controller::{AckedInfo, Controller};
 use crate::tcp::config::TcpConfig;
+use crate::time::s_to_ns;
 
 /// ns-3.37 `TcpHybla::RRTT`: the reference round-trip time RTT_0, milliseconds.
 const REFERENCE_RTT_MS: f64 = 50.0;
 
-/// Hybla's state: ρ, the lowest RTT seen, and the fractional segments owed to cwnd.
+/// Hybla's state: ρ and the fractional segments owed to cwnd.
 #[derive(Clone, Copy, Debug)]
 pub struct Hybla {
     rho: f64,
-    min_rtt_s: f64,
     cwnd_cnt: f64,
 }
 
@@ -53,18 +55,17 @@ impl Controller for Hybla {
     fn new(_cfg: &TcpConfig) -> Self {
         Hybla {
             rho: 1.0,
-            min_rtt_s: f64::INFINITY,
             cwnd_cnt: 0.0,
         }
     }
 
-    /// ns-3.37 `TcpHybla::PktsAcked`: a smoothed RTT at (or below) the lowest seen sets
-    /// ρ = max(⌊RTT_min⌋ ms / RTT_0, 1).
+    /// ns-3.37 `TcpHybla::PktsAcked` and `RecalcParam`: a smoothed RTT equal to the socket's
+    /// lowest (m_minRtt) sets ρ = max(⌊RTT_min⌋ ms / RTT_0, 1), the milliseconds truncated
+    /// from whole nanoseconds as `Time::GetMilliSeconds` does.
     fn on_pkts_acked(&mut self, info: &AckedInfo, _cwnd: f64, _ssthresh: f64) -> Option<f64> {
-        if let Some(rtt_s) = info.srtt_s {
-            if rtt_s <= self.min_rtt_s {
-                self.min_rtt_s = rtt_s;
-                let rtt_ms = (rtt_s * 1e3).floor();
+        if let (Some(rtt_s), Some(min_rtt_s)) = (info.srtt_s, info.min_rtt_s) {
+            if rtt_s == min_rtt_s {
+                let rtt_ms = (s_to_ns(min_rtt_s) / 1_000_000) as f64;
                 self.rho = (rtt_ms / REFERENCE_RTT_MS).max(1.0);
             }
         }
@@ -96,8 +97,14 @@ mod tests {
     use super::*;
 
     fn ack(acked_pkts: u32, rtt_ms: Option<f64>) -> AckedInfo {
+        with_min(acked_pkts, rtt_ms, rtt_ms)
+    }
+
+    /// An ACK whose smoothed RTT is `rtt_ms` when the lowest so far is `min_ms`.
+    fn with_min(acked_pkts: u32, rtt_ms: Option<f64>, min_ms: Option<f64>) -> AckedInfo {
         AckedInfo {
             srtt_s: rtt_ms.map(|ms| ms * 1e-3),
+            min_rtt_s: min_ms.map(|ms| ms * 1e-3),
             ..AckedInfo::of_segments(acked_pkts)
         }
     }
@@ -111,12 +118,17 @@ mod tests {
         let mut h = hybla();
         h.on_pkts_acked(&ack(1, Some(30.0)), 10.0, 64.0);
         assert_eq!(h.rho, 1.0, "below the reference RTT, Hybla is NewReno");
-        h.on_pkts_acked(&ack(1, Some(200.9)), 10.0, 64.0);
-        assert_eq!(h.rho, 1.0, "only a new minimum recomputes rho");
+        h.on_pkts_acked(&with_min(1, Some(200.9), Some(30.0)), 10.0, 64.0);
+        assert_eq!(h.rho, 1.0, "only the lowest RTT recomputes rho");
         let mut h = hybla();
+        h.on_pkts_acked(&with_min(1, Some(200.9), Some(24.0)), 10.0, 64.0);
+        assert_eq!(
+            h.rho, 1.0,
+            "a handshake below the smoothed RTT keeps rho at 1"
+        );
         h.on_pkts_acked(&ack(1, Some(200.9)), 10.0, 64.0);
         assert_eq!(h.rho, 4.0);
-        h.on_pkts_acked(&ack(1, None), 10.0, 64.0);
+        h.on_pkts_acked(&with_min(1, None, Some(200.9)), 10.0, 64.0);
         assert_eq!(h.rho, 4.0);
     }
 
