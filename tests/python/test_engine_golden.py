@@ -88,6 +88,7 @@ ADDED = {
         "ecn_feedback",
         "dctcp_g",
         "dctcp_alpha_init",
+        "dctcp_halve_on_loss",
         "prague_ecn_fallback",
         "pacing",
         "pacing_ss_ratio",

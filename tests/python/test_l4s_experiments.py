@@ -259,3 +259,15 @@ def test_the_classic_fallback_starves_prague_on_a_slow_link():
         assert f"prague_ecn_fallback = {str(fallback).lower()}" in r.scenario_text
         prague[fallback] = r.groups.set_index("name").loc["scalable", "flow_throughput_mbps"]
     assert prague[False] > 1.5 * prague[True]
+
+
+def test_dctcp_halving_on_loss_leaves_classic_flows_more_through_drop_tail():
+    """Through drop tail DCTCP sees only losses; ns-3.37's (1 − α/2) with α near 0 barely backs
+    off, RFC 8257 §3.5's halving (`tcp.dctcp_halve_on_loss`) backs off as Reno would."""
+    sc = aqmlab.Scenario.load(L4S / "scenarios" / "coexistence.toml")
+    base = {"duration_s": 20.0, "measure.window": "second_half", "queue.aqm": "droptail"}
+    classic = {}
+    for halve in (False, True):
+        r = aqmlab.run(sc.with_({**base, "traffic.groups[0].tcp.dctcp_halve_on_loss": halve}))
+        classic[halve] = r.groups.set_index("name").loc["classic", "flow_throughput_mbps"]
+    assert classic[True] > 1.5 * classic[False]

@@ -46,31 +46,31 @@ rate_per_s = 20.0
 """
 
 CASES = [
-    ("betared/scenario2.toml", ["duration_s=5"], "0", "9433de057d38da56"),
+    ("betared/scenario2.toml", ["duration_s=5"], "0", "1315e7c53bff2cdf"),
     (
         "betared/scenario1.toml",
         ["duration_s=3", "queue.aqm=betared"],
         "18446744073709551615",
-        "245c184ff0b5c124",
+        "b23942a79b91e06b",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
         ["duration_s=2", "queue.aqm=pi"],
         "3",
-        "99bdb3f09f9a6256",
+        "45aa8dc1fa5de227",
     ),
     (
         "chen2011/dumbbell.toml",
         ["duration_s=6", "traffic.schedule.flows=50"],
         "2",
-        "16161279e7cb2112",
+        "b768361326859fd0",
     ),
-    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "445e1bad6a4f8a93"),
+    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "b45ebc7f58924d4f"),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         ["duration_s=2", "queue.aqm=rem"],
         "1",
-        "cc74c783001df117",
+        "93bd54b5e7b27ba1",
     ),
 ]
 """(scenario, overrides, seed, digest): finite flows and an empty cwnd table in the fifth; three

@@ -78,6 +78,7 @@ fn tcp(c: &TcpConfig) -> Value {
         ("ecn_feedback", s(c.ecn_feedback.name())),
         ("dctcp_g", f(c.dctcp_g)),
         ("dctcp_alpha_init", f(c.dctcp_alpha_init)),
+        ("dctcp_halve_on_loss", Value::Boolean(c.dctcp_halve_on_loss)),
         ("prague_ecn_fallback", Value::Boolean(c.prague_ecn_fallback)),
         ("cubic_c", f(c.cubic_c)),
         ("cubic_beta", f(c.cubic_beta)),

@@ -142,6 +142,7 @@ pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
             Some(base.dctcp_alpha_init),
             Range::Closed(0.0, 1.0),
         )?,
+        dctcp_halve_on_loss: s.bool("dctcp_halve_on_loss", base.dctcp_halve_on_loss)?,
         prague_ecn_fallback: s.bool("prague_ecn_fallback", base.prague_ecn_fallback)?,
         cubic_c: s.f64("cubic_c", Some(base.cubic_c), Range::Positive)?,
         cubic_beta: s.f64("cubic_beta", Some(base.cubic_beta), Range::Open(0.0, 1.0))?,

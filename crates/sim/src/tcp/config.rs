@@ -377,6 +377,9 @@ pub struct TcpConfig {
     /// DCTCP's α before the first estimate (ns-3.37 DctcpAlphaOnInit, Linux
     /// dctcp_alpha_on_init).
     pub dctcp_alpha_init: f64,
+    /// DCTCP answers a loss by halving ssthresh, as RFC 8257 §3.5 and Linux's
+    /// `dctcp_react_to_loss` do; false: by (1 − α/2), as ns-3.37's TcpDctcp does for any cut.
+    pub dctcp_halve_on_loss: bool,
     /// TCP Prague falls back to a classic response behind a classic ECN AQM (Linux
     /// `prague_ecn_fallback` 1; RFC 9331 §4.3).
     pub prague_ecn_fallback: bool,
@@ -452,6 +455,7 @@ impl TcpConfig {
             ecn_feedback: EcnFeedback::Classic,
             dctcp_g: 1.0 / 16.0,
             dctcp_alpha_init: 1.0,
+            dctcp_halve_on_loss: false,
             prague_ecn_fallback: true,
             cubic_c: 0.4,
             cubic_beta: 0.7,
@@ -511,6 +515,7 @@ impl TcpConfig {
             ecn_feedback: EcnFeedback::Classic,
             dctcp_g: 1.0 / 16.0,
             dctcp_alpha_init: 1.0,
+            dctcp_halve_on_loss: false,
             prague_ecn_fallback: true,
             cubic_c: 0.4,
             cubic_beta: 0.7,

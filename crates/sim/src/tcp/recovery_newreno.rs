@@ -76,7 +76,7 @@ impl Sender {
                 self.ecn_backoff = false;
             }
         }
-        let base = self.cut_window(cfg);
+        let base = self.cut_window(false, cfg);
         self.cwnd_pkts = base;
         self.recover = self.board.high();
         self.recover_active = true;
@@ -186,7 +186,7 @@ impl Sender {
             // Fast retransmit and entry into fast recovery (RFC 6582 §3.2 steps 1–2). Only
             // duplicates above `recover` start an episode, for Reno too (as ns-2's Reno with its
             // default bug_fix_): a second loss in a window Reno left early waits for the timer.
-            let base = self.cut_window(cfg);
+            let base = self.cut_window(true, cfg);
             self.recover = self.board.high();
             self.recover_active = true;
             self.fast_retransmit(base, ackno, now_ns, cfg, out);
@@ -208,15 +208,20 @@ impl Sender {
     /// Reduce ssthresh for a congestion event and return the window to continue from, before
     /// any inflation. ns-2 halves its window capped by the receiver's (windowd()). An ECN
     /// sender flags the next data packet CWR after a cut for any reason (RFC 3168 §6.1.2), so
-    /// the receiver stops echoing a CE the cut already answered.
-    pub(super) fn cut_window(&mut self, cfg: &TcpConfig) -> f64 {
+    /// the receiver stops echoing a CE the cut already answered. `loss`: a loss, not an ECN
+    /// echo, caused the cut.
+    pub(super) fn cut_window(&mut self, loss: bool, cfg: &TcpConfig) -> f64 {
         self.cwr_pending = cfg.ecn;
         let cwnd = match cfg.window_reduction {
             WindowReduction::Cwnd => self.cwnd_pkts.min(f64::from(cfg.rwnd_pkts)),
             WindowReduction::Flight => self.cwnd_pkts,
         };
         let flight = self.board.outstanding();
-        self.ssthresh_pkts = self.cc.ssthresh_after_congestion(cwnd, flight);
+        self.ssthresh_pkts = if loss {
+            self.cc.ssthresh_after_loss(cwnd, flight)
+        } else {
+            self.cc.ssthresh_after_congestion(cwnd, flight)
+        };
         self.cc.cwnd_after_congestion(cwnd, self.ssthresh_pkts)
     }
 
@@ -275,7 +280,7 @@ impl Sender {
             self.cwnd_pkts = self.recovery_cwnd_pkts;
         }
         if !(self.last_cut_ecn && self.recover_active && self.board.una() < self.recover) {
-            self.cut_window(cfg);
+            self.cut_window(true, cfg);
         }
         self.last_cut_ecn = false;
         self.cc.on_timeout();

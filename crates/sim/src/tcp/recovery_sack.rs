@@ -298,7 +298,7 @@ impl Sender {
             );
         }
         let pipe = self.board.pipe();
-        self.ssthresh_pkts = self.cc.ssthresh_after_congestion(self.cwnd_pkts, pipe);
+        self.ssthresh_pkts = self.cc.ssthresh_after_loss(self.cwnd_pkts, pipe);
         self.prr = Prr::enter(u64::from(self.board.outstanding()) * Self::segment_bytes(cfg));
         self.recovery_window(delivered, false, cfg);
         self.retransmit_now(now_ns, cfg, out);
@@ -348,9 +348,7 @@ impl Sender {
         self.recover_active = true;
         self.rtt.back_off();
         if self.state != CongState::Loss || !head_resent {
-            self.ssthresh_pkts = self
-                .cc
-                .ssthresh_after_congestion(self.cwnd_pkts, pipe_before);
+            self.ssthresh_pkts = self.cc.ssthresh_after_loss(self.cwnd_pkts, pipe_before);
         }
         self.cc.on_timeout();
         if self.rate_based {

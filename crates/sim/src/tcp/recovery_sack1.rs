@@ -129,7 +129,7 @@ impl Sender {
         out: &mut Vec<Packet>,
     ) {
         if self.may_cut(ackno) {
-            self.cwnd_pkts = self.cut_window(cfg);
+            self.cwnd_pkts = self.cut_window(true, cfg);
             self.recover = self.board.high();
             self.recover_active = true;
         } else if !self.last_cut_ecn {

@@ -199,6 +199,12 @@ pub trait Controller {
     /// `flight_pkts` segments in flight.
     fn ssthresh_after_congestion(&mut self, cwnd_pkts: f64, flight_pkts: u32) -> f64;
 
+    /// ssthresh after a loss (fast retransmit or timeout): the same as after an ECN echo
+    /// unless the algorithm answers the two differently.
+    fn ssthresh_after_loss(&mut self, cwnd_pkts: f64, flight_pkts: u32) -> f64 {
+        self.ssthresh_after_congestion(cwnd_pkts, flight_pkts)
+    }
+
     /// cwnd right after a cut to `ssthresh_pkts` on the cumulative-ACK path, before any
     /// fast-recovery inflation: ssthresh itself (RFC 5681 §3.2 step 2).
     fn cwnd_after_congestion(&self, _cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {

@@ -9,8 +9,9 @@
 //! - it needs ECN with per-CE feedback (the receiver's side of RFC 8257 §3.2 is in
 //!   `tcp/receiver.rs`), sending ECT(0) unless configured for ECT(1) (ns-3's UseEct0).
 //!
-//! Linux's DCTCP halves cwnd on a loss (`dctcp_react_to_loss`) instead; ns-3.37 applies
-//! (1 − α/2) to both, and so does this model, to compare with ns-3.
+//! On a loss (fast retransmit or timeout) ns-3.37 applies the same (1 − α/2), and so does this
+//! model by default, to compare with ns-3; `tcp.dctcp_halve_on_loss = true` halves instead, as
+//! RFC 8257 §3.5 asks and Linux's `dctcp_react_to_loss` does (ssthresh = max(cwnd/2, 2)).
 
 use super::controller::{AckedInfo, Controller, EcnUse};
 use super::linux_reno::LinuxReno;
@@ -32,6 +33,8 @@ pub struct Dctcp {
     /// The observation window ends when this segment is acknowledged (ns-3's m_nextSeq); None
     /// before the first ACK.
     window_end: Option<u32>,
+    /// A loss halves the window (RFC 8257 §3.5) instead of taking α/2 of it.
+    halve_on_loss: bool,
 }
 
 impl Dctcp {
@@ -55,6 +58,7 @@ impl Controller for Dctcp {
             acked_pkts: 0,
             acked_ece_pkts: 0,
             window_end: None,
+            halve_on_loss: cfg.dctcp_halve_on_loss,
         }
     }
 
@@ -95,6 +99,16 @@ impl Controller for Dctcp {
     fn ssthresh_after_congestion(&mut self, cwnd_pkts: f64, _flight_pkts: u32) -> f64 {
         (1.0 - self.alpha / 2.0) * cwnd_pkts
     }
+
+    /// A loss: ns-3.37's (1 − α/2)·cwnd, or with `halve_on_loss` RFC 8257 §3.5's answer as
+    /// Linux `dctcp_react_to_loss` gives it, max(cwnd/2, 2).
+    fn ssthresh_after_loss(&mut self, cwnd_pkts: f64, flight_pkts: u32) -> f64 {
+        if self.halve_on_loss {
+            (cwnd_pkts / 2.0).max(2.0)
+        } else {
+            self.ssthresh_after_congestion(cwnd_pkts, flight_pkts)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -108,6 +122,23 @@ mod tests {
             ece,
             ..AckedInfo::of_segments(acked_pkts)
         }
+    }
+
+    #[test]
+    fn a_loss_takes_alpha_as_ns3_or_halves_as_rfc8257() {
+        let mut ns3 = Dctcp::new(&TcpConfig::ns3());
+        ns3.alpha = 0.2;
+        assert_eq!(ns3.ssthresh_after_loss(40.0, 40), 36.0);
+        let cfg = TcpConfig {
+            dctcp_halve_on_loss: true,
+            ..TcpConfig::ns3()
+        };
+        let mut rfc = Dctcp::new(&cfg);
+        rfc.alpha = 0.2;
+        assert_eq!(rfc.ssthresh_after_loss(40.0, 40), 20.0);
+        assert_eq!(rfc.ssthresh_after_loss(3.0, 3), 2.0);
+        // An ECN echo still takes α/2.
+        assert_eq!(rfc.ssthresh_after_congestion(40.0, 40), 36.0);
     }
 
     #[test]

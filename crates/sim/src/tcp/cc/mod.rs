@@ -120,6 +120,15 @@ macro_rules! dispatch {
             }
 
             #[inline(always)]
+            fn ssthresh_after_loss(&mut self, cwnd_pkts: f64, flight_pkts: u32) -> f64 {
+                match self {
+                    $(CongestionControl::$variant(c) => {
+                        c.ssthresh_after_loss(cwnd_pkts, flight_pkts)
+                    })*
+                }
+            }
+
+            #[inline(always)]
             fn cwnd_after_congestion(&self, cwnd_pkts: f64, ssthresh_pkts: f64) -> f64 {
                 match self {
                     $(CongestionControl::$variant(c) => {
