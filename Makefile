@@ -18,6 +18,7 @@ RAY_VERSION ?= 2.60.0
 $(VENV)/.installed: pyproject.toml
 	test -x $(PYTHON) || python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet maturin pandas==3.1.1 pyarrow==26.0.1 numpy tqdm matplotlib scipy pytest ruff \
+		polars==2.1.0 duckdb==2.0.1 \
 		"ray==$(RAY_VERSION)"
 	touch $@
 

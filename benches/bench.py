@@ -209,6 +209,38 @@ def whole_run(path: Path, sets: list[list[str]], out_dir: Path) -> float:
     return wall_s
 
 
+# Runs the `aqmlab` command line in a fresh interpreter and prints the CLOCK_MONOTONIC time at
+# which it calls the core's run_scenario (a clock shared by every process of the machine).
+TO_CORE = r"""
+import sys, time
+from aqmlab import _core
+real = _core.run_scenario
+def timed(*args, **kwargs):
+    print(f"core reached at {time.monotonic()!r}", file=sys.stderr, flush=True)
+    return real(*args, **kwargs)
+_core.run_scenario = timed
+from aqmlab.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def time_to_core(out_dir: Path) -> float:
+    """Median time from spawning `aqmlab run` (scenario 2) to its call of the core: interpreter
+    start-up, imports, reading and resolving the scenario."""
+    args = [sys.executable, "-c", TO_CORE, "run", str(SCENARIO), "--quiet", "--out"]
+    args += [str(out_dir), "--overwrite", "--set", "duration_s=1"]
+    times = []
+    for _ in range(REPEATS):
+        t0 = time.monotonic()
+        proc = subprocess.run(args, capture_output=True, text=True, cwd=REPO_ROOT)
+        reached = [line for line in proc.stderr.splitlines() if line.startswith("core reached")]
+        if proc.returncode != 0 or not reached:
+            sys.stderr.write(proc.stderr)
+            raise SystemExit("aqmlab run failed before reaching the core")
+        times.append(float(reached[0].split()[-1]) - t0)
+    return statistics.median(times)
+
+
 def time_whole_runs(out_dir: Path) -> dict[str, float]:
     """Median whole-process wall time of `aqmlab run` of scenario 2 for every AQM, and of the
     20 s, 100-flow run (key `short`)."""
@@ -219,6 +251,8 @@ def time_whole_runs(out_dir: Path) -> dict[str, float]:
         print(f"aqmlab run {aqm}: {out[aqm]:.3f} s", file=sys.stderr)
     path, sets = SHORT_RUN
     out["short"] = statistics.median(whole_run(path, sets, out_dir) for _ in range(REPEATS))
+    out["to_core"] = time_to_core(out_dir)
+    print(f"aqmlab run reaches the core: {out['to_core'] * 1e3:.0f} ms", file=sys.stderr)
     return out
 
 
@@ -304,6 +338,9 @@ def report(
         f"{short['wall_s']:.3f} | {whole['short'] - short['wall_s']:.3f} |"
     )
     lines += [
+        "",
+        f"From spawning the process to its call of the core (interpreter, imports, the scenario "
+        f"read and resolved), median of {REPEATS}: {whole['to_core'] * 1e3:.0f} ms.",
         "",
         "## Networks and traffic sources, 100 s simulated",
         "",

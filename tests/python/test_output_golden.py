@@ -1,18 +1,18 @@
 """The files `aqmlab run` writes do not change under performance work: every file of a run
 folder (the nine Parquet tables, with and without rows, the CSV copies and summary.json),
 hashed, for scenarios with one port and several, with finite flows and without, at the largest
-seed. The bytes depend on the versions of pyarrow and pandas, which the Makefile pins. The
-digests were taken with the writer that built every table as a pandas DataFrame; the `run`
-command now writes from the core's columns without pandas (docs/architecture.md, "Start-up and
-output"). The output-folder marker is left out of the digest since it lists the files (its
-format changed when it began to); the data files hashed are byte-identical to those the digests
-were first taken on, but for the latency probes' table and summary columns, the flow-queueing
-counters of the per-port table and the new `[queue]` tables (the shaper's, the priority
-bands', the new AQMs') and the `[tcp]` keys added since in
-the resolved scenario: the digests
-were taken again when each was added, every other value unchanged (`test_engine_golden.py`
-leaves the additions out and keeps its digests).
-`python tests/python/test_output_golden.py` prints them."""
+seed. The output-folder marker is left out of the digest since it lists the files.
+
+Each case holds two digests. The first is of the folder as written: the core writes the
+Parquet and CSV files (crate `aqmlab-tables`). The second is of the same folder with every
+Parquet file read back by pandas and written again by pyarrow from the DataFrame, the writer
+that wrote every file before the core did: it equals the digest taken with that writer, so the
+tables' columns, types and values, and the CSV bytes, are what they were. Those digests were
+taken again only when a table or a resolved-scenario key was added (the latency probes, the
+flow-queueing counters, the `[queue]` and `[tcp]` keys), every other value unchanged
+(`test_engine_golden.py` leaves the additions out and keeps its digests). The bytes of the
+second digest depend on the versions of pyarrow and pandas, which the Makefile pins.
+`python tests/python/test_output_golden.py` prints both."""
 
 import hashlib
 import os
@@ -46,35 +46,40 @@ rate_per_s = 20.0
 """
 
 CASES = [
-    ("betared/scenario2.toml", ["duration_s=5"], "0", "1315e7c53bff2cdf"),
+    ("betared/scenario2.toml", ["duration_s=5"], "0", "8971811d3641ce91", "1315e7c53bff2cdf"),
     (
         "betared/scenario1.toml",
         ["duration_s=3", "queue.aqm=betared"],
         "18446744073709551615",
+        "f212c43ab22fedb6",
         "b23942a79b91e06b",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
         ["duration_s=2", "queue.aqm=pi"],
         "3",
+        "3041e0ccbf58d7f8",
         "45aa8dc1fa5de227",
     ),
     (
         "chen2011/dumbbell.toml",
         ["duration_s=6", "traffic.schedule.flows=50"],
         "2",
+        "132f8bd4d3bdfc1d",
         "b768361326859fd0",
     ),
-    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "b45ebc7f58924d4f"),
+    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "2be1a2dc66963bc3", "b45ebc7f58924d4f"),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         ["duration_s=2", "queue.aqm=rem"],
         "1",
+        "b941a810ede40ee3",
         "93bd54b5e7b27ba1",
     ),
 ]
-"""(scenario, overrides, seed, digest): finite flows and an empty cwnd table in the fifth; three
-ports in the third; the largest seed in the second."""
+"""(scenario, overrides, seed, digest as written, digest with the DataFrame writer's Parquet):
+finite flows and an empty cwnd table in the fifth; three ports in the third; the largest seed
+in the second."""
 
 
 def digest(out_dir: Path) -> str:
@@ -110,16 +115,29 @@ def written(path: str, sets: list[str], seed: str, tmp_dir: Path) -> str:
     return digest(tmp_dir / "out")
 
 
-@pytest.mark.parametrize(("path", "sets", "seed", "expected"), CASES)
-def test_run_folder_is_unchanged(path, sets, seed, expected, tmp_path):
+def rewritten_by_dataframe(out_dir: Path) -> str:
+    """Read every Parquet file of `out_dir` with pandas, write it again from the DataFrame with
+    pyarrow, and return the folder's digest."""
+    import pandas as pd
+
+    from aqmlab.engine.parquet import parquet_bytes
+
+    for path in out_dir.glob("*.parquet"):
+        path.write_bytes(parquet_bytes(pd.read_parquet(path)))
+    return digest(out_dir)
+
+
+@pytest.mark.parametrize(("path", "sets", "seed", "expected", "by_dataframe"), CASES)
+def test_run_folder_is_unchanged(path, sets, seed, expected, by_dataframe, tmp_path):
     assert written(path, sets, seed, tmp_path) == expected
+    assert rewritten_by_dataframe(tmp_path / "out") == by_dataframe
 
 
 if __name__ == "__main__":
     import tempfile
 
-    for path, sets, seed, _ in CASES:
+    for path, sets, seed, _, _ in CASES:
         with tempfile.TemporaryDirectory() as d:
-            print(
-                path.splitlines()[1] if "\n" in path else path, written(path, sets, seed, Path(d))
-            )
+            name = path.splitlines()[1] if "\n" in path else path
+            now = written(path, sets, seed, Path(d))
+            print(name, now, rewritten_by_dataframe(Path(d) / "out"))

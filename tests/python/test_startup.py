@@ -1,7 +1,7 @@
-"""The `aqmlab` command imports what its subcommand needs: `run` writes its tables with pyarrow
-from the core's columns and loads neither pandas nor matplotlib nor tqdm (off a terminal), and
-`import aqmlab` loads no submodule until one of its names is used (docs/architecture.md,
-"Start-up and output")."""
+"""The `aqmlab` command imports what its subcommand needs: `run` has the core write its tables
+(Parquet and CSV) and loads neither numpy nor pyarrow nor pandas nor matplotlib nor tqdm (off a
+terminal), and `import aqmlab` loads no submodule until one of its names is used
+(docs/architecture.md, "Start-up and output")."""
 
 import ast
 import subprocess
@@ -9,7 +9,7 @@ import sys
 
 from conftest import REPO_ROOT
 
-HEAVY = ("pandas", "matplotlib", "tqdm")
+HEAVY = ("numpy", "pyarrow", "pandas", "matplotlib", "tqdm")
 
 
 def _loaded_after(code: str) -> list[str]:
@@ -29,10 +29,16 @@ def test_run_command_loads_no_pandas_matplotlib_or_tqdm(small_scenario_file, tmp
     assert (tmp_path / "out" / "flows.parquet").is_file()
 
 
-def test_csv_copies_load_pandas(small_scenario_file, tmp_path):
+def test_csv_copies_load_nothing_heavy_either(small_scenario_file, tmp_path):
     args = ["run", str(small_scenario_file), "--out", str(tmp_path / "out"), "--csv"]
     code = f"from aqmlab.cli import main\nassert main({args!r}) == 0"
-    assert _loaded_after(code) == ["pandas"]
+    assert _loaded_after(code) == []
+    assert (tmp_path / "out" / "flows.csv").is_file()
+
+
+def test_help_loads_nothing_heavy():
+    code = "from aqmlab.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass"
+    assert _loaded_after(code) == []
 
 
 def test_package_names_load_on_first_use():

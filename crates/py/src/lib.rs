@@ -14,6 +14,7 @@ mod interrupt;
 mod math;
 mod model;
 mod stepper;
+mod table_files;
 
 create_exception!(
     _core,
@@ -189,5 +190,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<stepper::AqmStepper>()?;
     math::register(m)?;
     model::register(m)?;
+    table_files::register(m)?;
     Ok(())
 }

@@ -19,18 +19,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..engine.memory import check_rows
 from ..engine.outdir import check_target, staged
 from ..engine.parquet import write_table
 from ..engine.tables import render_table
-from ..model import api as model
-from ..model.text import describe, fixed_point_table, regimes
+from ..model.names import DROP_FUNCTIONS
 from .arg_types import add_memory_option, finite_float, float_list
 
 if TYPE_CHECKING:
-    pass
+    import numpy as np
+
+    from ..model import api as model
 
 RESULTS_DIR = Path("results") / "model"
 
@@ -47,6 +46,8 @@ def _error_type(args: argparse.Namespace) -> ErrorType:
 def parse_sets(items: Sequence[str], drop: str | None) -> dict[str, Any]:
     """`--set key=value` items (and `--drop`) as a parameter mapping with canonical names;
     ValueError with a one-line message on a bad item."""
+    from ..model import api as model
+
     params: dict[str, Any] = {}
     for item in items:
         key, sep, text = item.partition("=")
@@ -73,6 +74,8 @@ def parse_sets(items: Sequence[str], drop: str | None) -> dict[str, Any]:
 def _values(args: argparse.Namespace, prefix: str = "") -> np.ndarray:
     """The sweep values of --values, or of --from/--to/--points (with `prefix` `x_` or `y_`
     for a stability map's axes)."""
+    import numpy as np
+
     listed = getattr(args, f"{prefix}values")
     if listed is not None:
         return np.asarray(listed, dtype=float)
@@ -101,6 +104,8 @@ def _count_values(args: argparse.Namespace, prefix: str = "") -> int:
 
 def _bound_for_plot(params: dict[str, Any], param: str) -> float | None:
     """The stability bound on w of the fixed point, to mark on a sweep over w."""
+    from ..model import api as model
+
     if param != "w":
         return None
     fp = model.fixed_points(params)
@@ -108,7 +113,11 @@ def _bound_for_plot(params: dict[str, Any], param: str) -> float | None:
 
 
 def cmd_fixed_point(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from ..model import api as model
     from ..model.plots import plot_map
+    from ..model.text import describe, fixed_point_table
 
     params = parse_sets(args.set, args.drop)
     out_dir = _out_dir(args, "fixed-point")
@@ -152,6 +161,8 @@ def cmd_fixed_point(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace, keep: int) -> tuple[dict[str, Any], model.Bifurcation, float]:
+    from ..model import api as model
+
     params = parse_sets(args.set, args.drop)
     count = _count_values(args)
     _check_memory(args, count, "--points" if args.values is None else "--values")
@@ -174,6 +185,7 @@ def _sweep(args: argparse.Namespace, keep: int) -> tuple[dict[str, Any], model.B
 
 def cmd_bifurcation(args: argparse.Namespace) -> int:
     from ..model.plots import plot_bifurcation
+    from ..model.text import describe, regimes
 
     out_dir = _out_dir(args, "bifurcation")
     params, bif, wall = _sweep(args, args.keep)
@@ -199,6 +211,7 @@ def cmd_bifurcation(args: argparse.Namespace) -> int:
 
 def cmd_lyapunov(args: argparse.Namespace) -> int:
     from ..model.plots import plot_lyapunov
+    from ..model.text import describe, regimes
 
     out_dir = _out_dir(args, "lyapunov")
     params, bif, wall = _sweep(args, 0)
@@ -222,7 +235,9 @@ def cmd_lyapunov(args: argparse.Namespace) -> int:
 
 
 def cmd_stability_map(args: argparse.Namespace) -> int:
+    from ..model import api as model
     from ..model.plots import plot_stability_map
+    from ..model.text import describe
 
     params = parse_sets(args.set, args.drop)
     drop = params.get("drop", model.defaults()["drop"])
@@ -321,7 +336,7 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--drop",
-        choices=model.DROP_FUNCTIONS,
+        choices=DROP_FUNCTIONS,
         help="drop function (default gentle, as the self-tuning-RED paper)",
     )
     p.add_argument(

@@ -12,7 +12,7 @@ from typing import Any
 from ..engine.outdir import check_target
 from ..engine.tables import format_number, render_table
 from ..sweeps.experiment import Experiment
-from ..sweeps.grid import BACKENDS
+from ..sweeps.runs import BACKENDS
 from .arg_types import RESULTS_DIR, add_memory_option, job_count
 
 

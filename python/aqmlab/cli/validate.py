@@ -8,11 +8,13 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.outdir import open_resumable
-from ..validate.common import Outcome, ValidationError, default_jobs, in_checkout
 from .arg_types import job_count
+
+if TYPE_CHECKING:
+    from ..validate.common import Outcome
 
 RESULTS_DIR = Path("results")
 
@@ -49,6 +51,7 @@ def _out_dir(args: argparse.Namespace, simulator: str) -> Path:
 
 def cmd_ns2(args: argparse.Namespace) -> int:
     # here, not at the top: other commands start without it
+    from ..validate.common import ValidationError, default_jobs
     from ..validate.ns2 import suite as validate_ns2
 
     error: ErrorType = args.validate_error
@@ -67,6 +70,7 @@ def cmd_ns2(args: argparse.Namespace) -> int:
 
 def cmd_ns3(args: argparse.Namespace) -> int:
     # here, not at the top: other commands start without it
+    from ..validate.common import ValidationError, default_jobs, in_checkout
     from ..validate.ns3 import page as ns3_page
     from ..validate.ns3 import program as ns3_program
     from ..validate.ns3 import suite as validate_ns3

@@ -1,10 +1,12 @@
-"""Tables as deterministic Parquet bytes, from a pandas DataFrame or straight from the columns the
-core returns, so that `aqmlab run` and the sweep workers write without importing pandas.
+"""Tables as deterministic Parquet and CSV bytes.
 
-Both paths give the same bytes for the same table: a column of the core takes the Arrow type that
-pandas gives it when a DataFrame is built from it (what the files held before the columns path
-existed; `tests/python/test_output_golden.py` holds their digests). `write_table` writes a
-DataFrame into a result folder as Parquet with a CSV copy.
+A table given as columns (what the core returns: `aqmlab run`, the sweep workers) is written by
+the core itself (`aqmlab._core.table_bytes`, crate `aqmlab-tables`), so writing a run's files
+imports neither numpy nor pyarrow nor pandas. Each column takes the type pandas would give it,
+so the files read back (pandas, pyarrow, polars, DuckDB) as the DataFrame of the same columns
+would; `tests/python/test_parquet.py` checks that. A DataFrame (reports, sweep tables) is
+written by pyarrow with the same options. `write_table` writes a DataFrame into a result folder
+as Parquet with a CSV copy.
 """
 
 from __future__ import annotations
@@ -14,10 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
-
+from .. import _core
 from .outdir import write_file
 
 if TYPE_CHECKING:
@@ -29,63 +28,24 @@ Columns = Mapping[str, Sequence[Any]]
 Table = Union["pd.DataFrame", Columns]
 """A DataFrame, or a table's columns."""
 
-INT64_MAX = 2**63 - 1
 
-_TYPES = {"int64": pa.int64(), "float64": pa.float64()}
-_NUMPY = {pa.int64(): np.int64, pa.uint64(): np.uint64, pa.float64(): np.float64}
-
-
-def _arrow_type(values: Sequence[Any], dtype: str | None) -> pa.DataType:
-    """The type pandas infers for a column of these values: int64 (uint64 past its range),
-    float64 (also for a column without values), large_string for text; or `dtype`."""
-    if dtype is not None:
-        return _TYPES[dtype]
-    if not values:
-        return pa.float64()
-    first = values[0]
-    if isinstance(first, str):
-        return pa.large_string()
-    if isinstance(first, int) and not isinstance(first, bool):
-        if all(isinstance(v, int) for v in values):
-            return pa.int64() if max(values) <= INT64_MAX else pa.uint64()
-        return pa.float64()
-    return pa.float64()
-
-
-def _array(values: Sequence[Any], kind: pa.DataType) -> pa.Array:
-    """`values` as an Arrow array of type `kind`, NaN as null (as from pandas), assembled from
-    buffers: `pa.array` would import pandas to find out what it was given (0.25 s)."""
-    n = len(values)
-    if kind == pa.large_string():
-        data = [str(v).encode() for v in values]
-        offsets = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum([len(b) for b in data], out=offsets[1:])
-        buffers = [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))]
-        return pa.Array.from_buffers(kind, n, buffers)
-    numbers = np.asarray(values, dtype=_NUMPY[kind])
-    validity = None
-    if kind == pa.float64():
-        missing = np.isnan(numbers)
-        if missing.any():
-            validity = pa.py_buffer(np.packbits(~missing, bitorder="little"))
-    return pa.Array.from_buffers(kind, n, [validity, pa.py_buffer(numbers)])
-
-
-def arrow_table(columns: Columns, dtypes: Mapping[str, str] | None = None) -> pa.Table:
-    """The columns as an Arrow table; `dtypes` fixes the type of some columns ("int64" or
-    "float64"), so a table without rows keeps its schema. NaN becomes null, as from pandas."""
-    dtypes = dtypes or {}
-    arrays = [_array(v, _arrow_type(v, dtypes.get(k))) for k, v in columns.items()]
-    return pa.Table.from_arrays(arrays, names=list(columns))
+def _core_bytes(columns: Columns, dtypes: Mapping[str, str] | None, file_format: str) -> bytes:
+    """Columns as `file_format` ("parquet" or "csv") bytes from the core; `dtypes` fixes the
+    type of some columns ("int64" or "float64"), so a table without rows keeps its schema."""
+    lists = {str(k): v if isinstance(v, list) else list(v) for k, v in columns.items()}
+    return _core.table_bytes(lists, dict(dtypes or {}), file_format)
 
 
 def parquet_bytes(table: Table, dtypes: Mapping[str, str] | None = None) -> bytes:
-    """A table as Parquet with fixed options and no index or library-version metadata, so the
-    same table always gives the same bytes. `dtypes` applies to a table given as columns."""
+    """A table as Parquet with fixed options and no metadata that varies, so the same table
+    always gives the same bytes: zstd level 3, dictionary encoding, statistics, version-1 data
+    pages. `dtypes` applies to a table given as columns."""
     if isinstance(table, Mapping):
-        arrow = arrow_table(table, dtypes)
-    else:
-        arrow = pa.Table.from_pandas(table, preserve_index=False)
+        return _core_bytes(table, dtypes, "parquet")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    arrow = pa.Table.from_pandas(table, preserve_index=False)
     sink = pa.BufferOutputStream()
     pq.write_table(
         arrow.replace_schema_metadata(None),
@@ -100,10 +60,23 @@ def parquet_bytes(table: Table, dtypes: Mapping[str, str] | None = None) -> byte
     return sink.getvalue().to_pybytes()
 
 
+def csv_bytes(table: Table, dtypes: Mapping[str, str] | None = None) -> bytes:
+    """A table as CSV, as pandas' `to_csv(index=False, lineterminator="\\n")` writes it."""
+    if isinstance(table, Mapping):
+        return _core_bytes(table, dtypes, "csv")
+    return table.to_csv(index=False, lineterminator="\n").encode()
+
+
 def write_parquet(table: Table, path: Path, dtypes: Mapping[str, str] | None = None) -> None:
     """Write `parquet_bytes(table, dtypes)` to `path`."""
     with open(path, "wb") as f:
         f.write(parquet_bytes(table, dtypes))
+
+
+def write_csv(table: Table, path: Path, dtypes: Mapping[str, str] | None = None) -> None:
+    """Write `csv_bytes(table, dtypes)` to `path`."""
+    with open(path, "wb") as f:
+        f.write(csv_bytes(table, dtypes))
 
 
 def write_table(df: pd.DataFrame, directory: str | os.PathLike[str], stem: str) -> list[Path]:
@@ -112,8 +85,5 @@ def write_table(df: pd.DataFrame, directory: str | os.PathLike[str], stem: str) 
     directory = Path(directory)
     return [
         write_file(directory / f"{stem}.parquet", lambda tmp: write_parquet(df, tmp)),
-        write_file(
-            directory / f"{stem}.csv",
-            lambda tmp: df.to_csv(tmp, index=False, lineterminator="\n"),
-        ),
+        write_file(directory / f"{stem}.csv", lambda tmp: write_csv(df, tmp)),
     ]

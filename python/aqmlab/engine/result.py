@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pyarrow.parquet as pq
 import tomllib
 
 from .. import _core
@@ -206,6 +205,7 @@ class RunResult:
     def read(cls, out_dir: str | os.PathLike[str]) -> RunResult:
         """Load a result written by `write`."""
         import pandas as pd
+        import pyarrow.parquet as pq
 
         out_dir = Path(out_dir)
         meta = json.loads((out_dir / SUMMARY_JSON).read_text(encoding="utf-8"))
@@ -259,11 +259,10 @@ class RunResult:
         with staged(out_dir, "run", overwrite=overwrite) as tmp_dir:
             for name in TABLES:
                 path = tmp_dir / f"{name}.parquet"
-                parquet.write_parquet(self._tables[name], path, _dtypes(name, self._tables[name]))
+                dtypes = _dtypes(name, self._tables[name])
+                parquet.write_parquet(self._tables[name], path, dtypes)
                 if csv:
-                    self.table(name).to_csv(
-                        tmp_dir / f"{name}.csv", index=False, lineterminator="\n"
-                    )
+                    parquet.write_csv(self._tables[name], tmp_dir / f"{name}.csv", dtypes)
             text = json.dumps(self.provenance(), sort_keys=True, indent=2, allow_nan=False)
             (tmp_dir / SUMMARY_JSON).write_text(text + "\n", encoding="utf-8")
         return Path(out_dir)

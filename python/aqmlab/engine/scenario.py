@@ -13,8 +13,6 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-import numpy as np
-
 from .. import _core, data
 
 if sys.version_info >= (3, 11):
@@ -108,9 +106,17 @@ def _leaves(doc: dict[str, Any]) -> Iterator[tuple[str, Any]]:
             yield key, value
 
 
+def _numpy_types() -> tuple[tuple[type, ...], tuple[type, ...]]:
+    """numpy's bool and array types, none while numpy is not loaded (a numpy value implies it
+    is), so that this module does not import numpy."""
+    np = sys.modules.get("numpy")
+    return ((np.bool_,), (np.ndarray,)) if np is not None else ((), ())
+
+
 def toml_literal(value: Any) -> str:
     """Render a Python value as a TOML literal (str quoted, bool lower case, float by repr)."""
-    if isinstance(value, (bool, np.bool_)):
+    numpy_bools, numpy_arrays = _numpy_types()
+    if isinstance(value, (bool, *numpy_bools)):
         return "true" if value else "false"
     if isinstance(value, numbers.Integral):
         return str(int(value))
@@ -127,7 +133,7 @@ def toml_literal(value: Any) -> str:
     if isinstance(value, Mapping):
         items = ", ".join(f"{json.dumps(str(k))} = {toml_literal(v)}" for k, v in value.items())
         return "{" + items + "}"
-    if isinstance(value, (list, tuple, np.ndarray)):
+    if isinstance(value, (list, tuple, *numpy_arrays)):
         return "[" + ", ".join(toml_literal(v) for v in value) + "]"
     raise TypeError(f"cannot express {type(value).__name__} value {value!r} as a TOML literal")
 

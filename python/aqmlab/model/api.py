@@ -30,13 +30,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from .. import _core
+from .names import DROP_FUNCTIONS as DROP_FUNCTIONS
 
 if TYPE_CHECKING:
     import pandas as pd
 
 Params = Mapping[str, Any]
-
-DROP_FUNCTIONS = ("red", "gentle", "betared")
 
 PARAM_LABELS = {
     "w": "w (per round trip)",

@@ -24,14 +24,11 @@ from ..engine.store import RunStore
 from .experiment import Experiment, RunSpec
 from .interrupt import Interrupted
 from .progress import Progress
-from .runs import BackendError, FinishedRun, simulate, store_run
+from .runs import BACKENDS, BackendError, FinishedRun, simulate, store_run
 from .workers import init_worker
 
 if TYPE_CHECKING:
     import pandas as pd
-
-BACKENDS = ("local", "ray")
-"""Where a sweep's runs are simulated: local worker processes, or a Ray cluster."""
 
 
 class SweepError(RuntimeError):

@@ -13,6 +13,9 @@ from ..engine.result import RunResult
 from ..engine.store import RunStore, encode_record
 from .experiment import RunSpec
 
+BACKENDS = ("local", "ray")
+"""Where a sweep's runs are simulated: local worker processes, or a Ray cluster."""
+
 
 class BackendError(ValueError):
     """A backend that cannot be used (unknown, not installed, cluster not reachable); the
