@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from .. import _core
 from ..engine.memory import MemoryBudgetError
 from ..engine.outdir import OutputError
-from ..sweeps.experiment import ExperimentError
 from ..sweeps.interrupt import Interrupted, handle_sigterm
-from ..sweeps.runs import BackendError
+from ..sweeps.usage import BackendError, ExperimentError
 from .arg_types import CliError
 from .inspect import add_parser as add_inspect_parser
 from .model import add_parser as add_model_parser

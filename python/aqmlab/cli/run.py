@@ -19,8 +19,8 @@ from ..engine.tables import (
     render_table,
     summary_table,
 )
-from ..sweeps.experiment import is_experiment_file, is_experiment_text
 from ..sweeps.progress import Progress
+from ..sweeps.usage import is_experiment_file, is_experiment_text
 from .arg_types import (
     OVERWRITE_HELP,
     RESULTS_DIR,

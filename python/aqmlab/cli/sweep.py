@@ -7,13 +7,15 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.outdir import check_target
 from ..engine.tables import format_number, render_table
-from ..sweeps.experiment import Experiment
-from ..sweeps.runs import BACKENDS
+from ..sweeps.usage import BACKENDS
 from .arg_types import RESULTS_DIR, add_memory_option, job_count
+
+if TYPE_CHECKING:
+    from ..sweeps.experiment import Experiment
 
 
 def _sweep_summary(experiment: Experiment, df) -> str:
@@ -36,6 +38,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from ..engine.parquet import write_table
     from ..engine.store import RunStore
     from ..present.plots import plot_experiment
+    from ..sweeps.experiment import Experiment
     from ..sweeps.grid import execute, load_point_traces, load_tables, load_traces, table
 
     path = Path(args.file)

@@ -17,6 +17,9 @@ from typing import Any
 from .. import _core
 from ..data import resolve
 from ..engine.scenario import Scenario, read_toml_text, toml_literal
+from .usage import ExperimentError as ExperimentError
+from .usage import is_experiment_file as is_experiment_file
+from .usage import is_experiment_text as is_experiment_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -41,10 +44,6 @@ LATENCY_TABLES = ("probes", "flows", "groups")
 COEXISTENCE_TABLES = ("flows", "groups")
 """The tables `plot.kind = "coexistence"` draws from (with every run's time series), kept
 whether or not `tables` lists them and `traces` asks for them."""
-
-
-class ExperimentError(ValueError):
-    """An invalid experiment file; the message is one line naming the file and the key."""
 
 
 SMALLEST_RUN = """
@@ -332,24 +331,6 @@ class Experiment:
 
     def axis(self, name: str) -> Axis | None:
         return next((a for a in self.axes if a.name == name), None)
-
-
-def is_experiment_text(text: str) -> bool:
-    """Whether TOML text is an experiment (it names a base `scenario`) rather than a
-    scenario; text that is not TOML counts as a scenario."""
-    try:
-        return isinstance(tomllib.loads(text).get("scenario"), str)
-    except (tomllib.TOMLDecodeError, RecursionError):
-        return False
-
-
-def is_experiment_file(path: str | os.PathLike[str]) -> bool:
-    """Whether a TOML file is an experiment rather than a scenario (`is_experiment_text`);
-    files that cannot be read count as scenarios."""
-    try:
-        return is_experiment_text(read_toml_text(path, "experiment"))
-    except (OSError, _core.ScenarioError):
-        return False
 
 
 def _seeds(value: Any, fail, where: str) -> tuple[int, ...]:

@@ -12,14 +12,8 @@ from ..engine.parquet import parquet_bytes
 from ..engine.result import RunResult
 from ..engine.store import RunStore, encode_record
 from .experiment import RunSpec
-
-BACKENDS = ("local", "ray")
-"""Where a sweep's runs are simulated: local worker processes, or a Ray cluster."""
-
-
-class BackendError(ValueError):
-    """A backend that cannot be used (unknown, not installed, cluster not reachable); the
-    message is one line naming the option."""
+from .usage import BACKENDS as BACKENDS
+from .usage import BackendError as BackendError
 
 
 @dataclass(frozen=True)
