@@ -46,12 +46,12 @@ rate_per_s = 20.0
 """
 
 CASES = [
-    ("betared/scenario2.toml", ["duration_s=5"], "0", "9433de057d38da56"),
+    ("betared/scenario2.toml", ["duration_s=5"], "0", "70c5418bc95cf97f"),
     (
         "betared/scenario1.toml",
         ["duration_s=3", "queue.aqm=betared"],
         "18446744073709551615",
-        "245c184ff0b5c124",
+        "629c897e6f1013c1",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
@@ -65,7 +65,7 @@ CASES = [
         "2",
         "16161279e7cb2112",
     ),
-    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "445e1bad6a4f8a93"),
+    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "8dea56d9cdcca8fb"),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         ["duration_s=2", "queue.aqm=rem"],
