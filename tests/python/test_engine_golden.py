@@ -20,11 +20,11 @@ from aqmlab.engine.scenario import Scenario
 ROOT = Path(__file__).resolve().parents[2]
 
 CASES = [
-    ("betared/scenario2.toml", [("duration_s", "20")], "1f5c2ce2cadbbf3f"),
+    ("betared/scenario2.toml", [("duration_s", "20")], "4d2c23c588e7fc86"),
     (
         "betared/scenario1.toml",
         [("duration_s", "10"), ("queue.aqm", "betared")],
-        "158a409f8a4a3211",
+        "fbe9ff264e69ff3b",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
