@@ -5,6 +5,7 @@
 mod build;
 mod endpoints;
 mod finish;
+mod hops;
 mod ports;
 
 use crate::events::{Event, EventQueue};
@@ -33,6 +34,8 @@ pub struct Simulation {
     net: Network,
     /// Per port: the event lane its packets share with links like it (`ports.rs`).
     shared_lanes: Vec<u32>,
+    /// Per port, the port whose link alone feeds it (`hops::sole_inputs`).
+    sole_inputs: Vec<Option<u32>>,
     /// Ports with a managed queue.
     measured: Vec<MeasuredPort>,
     /// The one of `measured` the summary and `series` describe (`Scenario::summary_port`).

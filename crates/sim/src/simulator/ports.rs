@@ -10,7 +10,7 @@ use crate::time::{ns_to_s, tx_time_ns};
 use std::collections::HashMap;
 
 /// The event lane of the packets on a port's link (arrivals at its far end, in order).
-fn link_lane(port: u32) -> u32 {
+pub(super) fn link_lane(port: u32) -> u32 {
     2 * port
 }
 
@@ -56,15 +56,10 @@ impl Simulation {
             PortQueue::Fifo(q) => {
                 let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
                 match q.offer(now, pkt.bytes(), tx_ns) {
-                    Some(done_ns) => self.events.push_shared(
-                        self.shared_lanes[port_id as usize],
-                        link_lane(port_id),
-                        done_ns.saturating_add(port.delay_ns),
-                        Event::Arrive {
-                            node: port.to_node,
-                            pkt,
-                        },
-                    ),
+                    Some(done_ns) => {
+                        let at_ns = done_ns.saturating_add(port.delay_ns);
+                        self.send_on(port_id, at_ns, pkt);
+                    }
                     None => self.counts.dropped(&pkt),
                 }
             }
@@ -120,15 +115,8 @@ impl Simulation {
             now + tx_ns,
             Event::TxDone { port: port_id },
         );
-        self.events.push_shared(
-            self.shared_lanes[port_id as usize],
-            link_lane(port_id),
-            now + tx_ns + port.delay_ns,
-            Event::Arrive {
-                node: port.to_node,
-                pkt,
-            },
-        );
+        let at_ns = now + tx_ns + port.delay_ns;
+        self.send_on(port_id, at_ns, pkt);
     }
 
     /// Run a managed port's AQM timers and queue its next. Under flow queueing a timer event
