@@ -102,3 +102,89 @@ impl Simulation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::{RunResult, Value};
+
+    /// `text` run to the end, with or without the closed-form hops: its summary without the
+    /// event count, its tables, and the event count.
+    fn run(text: &str, sets: &[(&str, &str)], closed_form: bool) -> (RunResult, u64) {
+        let sets: Vec<(String, String)> = sets
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let scenario = crate::scenario::load(text, &sets).unwrap();
+        let mut sim = Simulation::new(scenario).unwrap();
+        if !closed_form {
+            sim.sole_inputs.fill(None);
+        }
+        let mut result = sim.run(|_| Ok::<(), ()>(())).unwrap();
+        let at = result
+            .summary
+            .iter()
+            .position(|(k, _)| k == "events")
+            .unwrap();
+        let Value::Int(events) = result.summary.remove(at).1 else {
+            panic!("the event count is an integer")
+        };
+        (result, events)
+    }
+
+    #[test]
+    fn closed_form_hops_change_nothing_but_the_event_count() {
+        let dumbbell = include_str!("../../../../experiments/betared/scenario1.toml");
+        let chain = include_str!("../../../../experiments/li2014/table15_16_two_bottlenecks.toml");
+        let cases: [(&str, &[(&str, &str)]); 3] = [
+            (
+                dumbbell,
+                &[("duration_s", "8"), ("traffic.schedule.flows", "40")],
+            ),
+            (
+                dumbbell,
+                &[
+                    ("duration_s", "8"),
+                    ("traffic.schedule.flows", "40"),
+                    ("queue.aqm", "fq_codel"),
+                ],
+            ),
+            (chain, &[("duration_s", "4"), ("queue.aqm", "pi")]),
+        ];
+        for (text, sets) in cases {
+            let (with, fewer) = run(text, sets, true);
+            let (without, more) = run(text, sets, false);
+            // As text, so that a NaN (a metric without samples) equals itself.
+            let text = |r: &RunResult| {
+                format!(
+                    "{:?}",
+                    (&r.summary, &r.flows, &r.timeseries, &r.port_timeseries)
+                )
+            };
+            assert_eq!(text(&with), text(&without), "{sets:?}");
+            assert!(fewer < more, "{fewer} events with, {more} without");
+        }
+    }
+
+    #[test]
+    fn only_a_routers_drop_tail_port_fed_by_one_link_qualifies() {
+        let text = include_str!("../../../../experiments/betared/scenario1.toml");
+        let scenario = crate::scenario::load(text, &[]).unwrap();
+        let sim = Simulation::new(scenario).unwrap();
+        let fed: Vec<usize> = (0..sim.sole_inputs.len())
+            .filter(|&p| sim.sole_inputs[p].is_some())
+            .collect();
+        // In the dumbbell, each flow's receiver access port and sender access port (on the
+        // way back) qualify; the bottleneck (managed, fed by every sender) and hosts' ports
+        // do not.
+        assert_eq!(fed.len(), 2 * sim.flows.len());
+        for p in fed {
+            let port = &sim.net.ports[p];
+            assert!(matches!(port.queue, PortQueue::Fifo(_)));
+            assert!(matches!(
+                sim.net.nodes[sim.net.ports[sim.sole_inputs[p].unwrap() as usize].to_node as usize],
+                Node::Router { .. }
+            ));
+        }
+    }
+}
