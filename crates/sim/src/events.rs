@@ -3,10 +3,10 @@
 //! event added or removed elsewhere does not reorder the others (docs/architecture.md, "The
 //! event order").
 //!
-//! - The rank orders the classes of events at the same nanosecond: a port's end of
-//!   transmission, then packet arrivals, then the AQMs' timers, the senders' pacing,
-//!   delayed-ACK and retransmission timers, UDP emissions, flow starts and stops, and last the
-//!   sampling of the queues (`rank`).
+//! - The rank orders the classes of events at the same nanosecond: flow stops and starts, a
+//!   port's end of transmission, packet arrivals, the AQMs' timers, the senders' pacing,
+//!   delayed-ACK and retransmission timers, UDP emissions, and last the sampling of the
+//!   queues (`rank`).
 //! - The entity orders events of one class: a port or a flow by its index; a packet by the link
 //!   it travels, as the lane of that link (`EventQueue::push_lane`). A link's packets arrive at
 //!   strictly increasing times (serialisation takes at least 1 ns), so no two packets share a
@@ -62,25 +62,29 @@ pub enum Event {
 }
 
 /// The rank of an event's class among the events of one nanosecond, each for a reason:
-/// - a port that ends a transmission frees its link first: its next packet starts, and a
+/// - the applications' decisions take effect at their instant: a flow that stops at t offers
+///   nothing at t (a source on over [start, stop) sends its last packet before stop), one that
+///   starts at t may send at t;
+/// - a port that ends a transmission frees its link next: its next packet starts, and a
 ///   packet that arrives at that instant finds the queue without the one that left;
 /// - packets arrive before any timer of the instant fires: an acknowledgement that arrives at
 ///   the retransmission deadline is in time, a segment that arrives at the delayed-ACK
 ///   deadline is acknowledged by its own arrival, an AQM's periodic update sees the instant's
 ///   arrivals;
-/// - the senders' timers after the AQMs', then UDP emissions, flow starts and stops;
+/// - the senders' and receivers' timers after the AQMs', the mildest first (pacing, delayed
+///   ACK, retransmission), then UDP emissions;
 /// - sampling last, so that a sample at t records the state after everything at t.
 pub fn rank(event: &Event) -> u8 {
     match event {
-        Event::TxDone { .. } => 0,
-        Event::Arrive { .. } => 1,
-        Event::AqmTimer { .. } => 2,
-        Event::Pace { .. } => 3,
-        Event::DelAck { .. } => 4,
-        Event::Rto { .. } => 5,
-        Event::Emit { .. } => 6,
-        Event::FlowStart { .. } => 7,
-        Event::FlowStop { .. } => 8,
+        Event::FlowStop { .. } => 0,
+        Event::FlowStart { .. } => 1,
+        Event::TxDone { .. } => 2,
+        Event::Arrive { .. } => 3,
+        Event::AqmTimer { .. } => 4,
+        Event::Pace { .. } => 5,
+        Event::DelAck { .. } => 6,
+        Event::Rto { .. } => 7,
+        Event::Emit { .. } => 8,
         Event::Sample => 9,
     }
 }
@@ -330,9 +334,9 @@ mod tests {
         let order: Vec<(u64, (u8, u32))> = std::iter::from_fn(|| q.pop())
             .map(|(t, e)| (t, ident(e)))
             .collect();
-        let want = [(0, 6), (0, 7), (3, 9), (5, 9), (7, 2), (7, 4), (9, 0)];
+        let want = [(1, 2), (1, 4), (2, 6), (2, 7), (5, 9), (7, 9), (9, 0)];
         let want: Vec<(u64, (u8, u32))> =
-            want.iter().map(|&k| (3, k)).chain([(5, (7, 1))]).collect();
+            want.iter().map(|&k| (3, k)).chain([(5, (1, 1))]).collect();
         assert_eq!(order, want);
     }
 
