@@ -51,6 +51,7 @@ CASES = [
 ADDED = {
     "tables": ("probes",),
     "summary": (
+        "link_transmissions",
         "probe_rtt_mean_ms",
         "probe_rtt_p50_ms",
         "probe_rtt_p90_ms",

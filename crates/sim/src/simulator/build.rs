@@ -155,6 +155,7 @@ impl Simulation {
             sample_step_ns: ms_to_ns(scenario.measure.sample_interval_ms).max(1),
             now_ns: 0,
             events,
+            link_transmissions: 0,
             shared_lanes: ports::shared_link_lanes(&built.net),
             sole_inputs: hops::sole_inputs(&built.net, &ends),
             net: built.net,

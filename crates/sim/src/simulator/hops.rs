@@ -91,6 +91,7 @@ impl Simulation {
             let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
             match q.offer(at_ns, pkt.bytes(), tx_ns) {
                 Some(done_ns) => {
+                    self.link_transmissions += 1;
                     at_ns = done_ns.saturating_add(port.delay_ns);
                     port_id = next;
                 }

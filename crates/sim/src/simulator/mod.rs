@@ -55,6 +55,8 @@ pub struct Simulation {
     aqm_avg: Vec<(f64, u64)>,
     active_flows: u32,
     events_processed: u64,
+    /// Packets put on a link by any port (every hop).
+    link_transmissions: u64,
 }
 
 impl Simulation {

@@ -57,6 +57,7 @@ impl Simulation {
                 let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
                 match q.offer(now, pkt.bytes(), tx_ns) {
                     Some(done_ns) => {
+                        self.link_transmissions += 1;
                         let at_ns = done_ns.saturating_add(port.delay_ns);
                         self.send_on(port_id, at_ns, pkt);
                     }
@@ -116,6 +117,7 @@ impl Simulation {
             Event::TxDone { port: port_id },
         );
         let at_ns = now + tx_ns + port.delay_ns;
+        self.link_transmissions += 1;
         self.send_on(port_id, at_ns, pkt);
     }
 
