@@ -7,6 +7,8 @@ mod endpoints;
 mod finish;
 mod hops;
 mod ports;
+#[cfg(test)]
+mod shortcut_tests;
 
 use crate::events::{Event, EventQueue};
 use crate::flow::Flow;
@@ -102,6 +104,9 @@ impl Simulation {
             self.dispatch(event);
         }
         self.now_ns = self.end_ns;
+        for port in 0..self.net.ports.len() as u32 {
+            self.depart_until_now(port);
+        }
         progress(ns_to_s(self.end_ns))?;
         Ok(self.finish())
     }

@@ -64,6 +64,14 @@ impl Simulation {
                     None => self.counts.dropped(&pkt),
                 }
             }
+            PortQueue::Managed(m) if m.in_order() => {
+                let (rate_bps, delay_ns) = (port.rate_bps, port.delay_ns);
+                self.link_transmissions += m.depart_until(now, rate_bps, &mut self.counts);
+                if let Some(joined) = m.join_in_order(now, pkt, rate_bps, &mut self.counts) {
+                    self.link_transmissions += u64::from(joined.started);
+                    self.send_on(port_id, joined.leaves_ns + delay_ns, joined.pkt);
+                }
+            }
             PortQueue::Managed(m) => {
                 let start = m.enqueue(now, pkt, &mut self.counts) && !m.busy;
                 // Under flow queueing (or priority bands) a new flow queue's AQM may want its
@@ -77,6 +85,18 @@ impl Simulation {
                 if start {
                     self.start_transmission(port_id);
                 }
+            }
+        }
+    }
+
+    /// An in-order managed port's departures due by now ([`crate::net::managed_port::ManagedQueue::depart_until`]),
+    /// before anything else looks at its queue.
+    pub(super) fn depart_until_now(&mut self, port_id: u32) {
+        let port = &mut self.net.ports[port_id as usize];
+        if let PortQueue::Managed(m) = &mut port.queue {
+            if m.in_order() {
+                self.link_transmissions +=
+                    m.depart_until(self.now_ns, port.rate_bps, &mut self.counts);
             }
         }
     }
@@ -124,6 +144,7 @@ impl Simulation {
     /// Run a managed port's AQM timers and queue its next. Under flow queueing a timer event
     /// that an earlier one replaced is skipped.
     pub(super) fn aqm_timer(&mut self, port: u32) {
+        self.depart_until_now(port);
         if let PortQueue::Managed(m) = &mut self.net.ports[port as usize].queue {
             if m.timers_may_move() && m.timer_at_ns != Some(self.now_ns) {
                 return;
@@ -150,6 +171,9 @@ impl Simulation {
         let now = self.now_ns;
         let t_s = ns_to_s(now);
         let in_window = self.window.contains(now);
+        for k in 0..self.measured.len() {
+            self.depart_until_now(self.measured[k].port);
+        }
         for (k, mp) in self.measured.iter().enumerate() {
             let m = self
                 .net
