@@ -2,7 +2,7 @@
 //! port with its own AQM, timer and random stream, and which of them the summary describes),
 //! the flows' endpoints and the first events.
 
-use super::{hops, ports, Simulation};
+use super::{early, hops, ports, Simulation};
 use crate::aqm_factory;
 use crate::events::{Event, EventQueue};
 use crate::flow::Flow;
@@ -150,14 +150,17 @@ impl Simulation {
             .iter()
             .map(|f| (f.ends.sender, f.ends.receiver))
             .collect();
+        let sample_step_ns = ms_to_ns(scenario.measure.sample_interval_ms).max(1);
         let mut sim = Simulation {
             end_ns: s_to_ns(scenario.duration_s),
-            sample_step_ns: ms_to_ns(scenario.measure.sample_interval_ms).max(1),
+            sample_step_ns,
             now_ns: 0,
             events,
             link_transmissions: 0,
             shared_lanes: ports::shared_link_lanes(&built.net),
             sole_inputs: hops::sole_inputs(&built.net, &ends),
+            early_hosts: early::early_hosts(&built.net, &flows),
+            ahead: early::Ahead::new(sample_step_ns, groups.len()),
             net: built.net,
             aqm_avg: vec![(0.0, 0); built.measured.len()],
             measured: built.measured,

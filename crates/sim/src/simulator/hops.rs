@@ -73,6 +73,10 @@ impl Simulation {
             let node = self.net.ports[port_id as usize].to_node;
             let next = match &self.net.nodes[node as usize] {
                 Node::Router { routes } if at_ns <= self.end_ns => routes[pkt.dst as usize],
+                Node::Host { .. } if at_ns <= self.end_ns && self.early_hosts[node as usize] => {
+                    self.deliver_early(at_ns, pkt);
+                    return;
+                }
                 _ => NO_ROUTE,
             };
             if self.sole_inputs.get(next as usize) != Some(&Some(port_id)) {

@@ -3,6 +3,7 @@
 //! `endpoints.rs`, the ports and their AQMs in `ports.rs`, the result tables in `finish.rs`.
 
 mod build;
+mod early;
 mod endpoints;
 mod finish;
 mod hops;
@@ -38,6 +39,10 @@ pub struct Simulation {
     shared_lanes: Vec<u32>,
     /// Per port, the port whose link alone feeds it (`hops::sole_inputs`).
     sole_inputs: Vec<Option<u32>>,
+    /// Per node, whether it is a host whose receiver takes packets early (`early.rs`).
+    early_hosts: Vec<bool>,
+    /// Goodput delivered ahead of the sample that counts it (`early.rs`).
+    ahead: early::Ahead,
     /// Ports with a managed queue.
     measured: Vec<MeasuredPort>,
     /// The one of `measured` the summary and `series` describe (`Scenario::summary_port`).
@@ -107,6 +112,7 @@ impl Simulation {
         for port in 0..self.net.ports.len() as u32 {
             self.depart_until_now(port);
         }
+        self.ahead.flush(&mut self.series);
         progress(ns_to_s(self.end_ns))?;
         Ok(self.finish())
     }

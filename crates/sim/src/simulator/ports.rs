@@ -48,9 +48,9 @@ pub(super) fn shared_link_lanes(net: &Network) -> Vec<u32> {
 }
 
 impl Simulation {
-    /// Offer a packet to an output port.
-    pub(super) fn forward(&mut self, port_id: u32, pkt: Packet) {
-        let now = self.now_ns;
+    /// Offer a packet to an output port at `now`: the time of the event being run, or, for a
+    /// host's drop-tail port, a later time its endpoint acts at (`early.rs`).
+    pub(super) fn forward(&mut self, port_id: u32, now: u64, pkt: Packet) {
         let port = &mut self.net.ports[port_id as usize];
         match &mut port.queue {
             PortQueue::Fifo(q) => {
@@ -63,6 +63,9 @@ impl Simulation {
                     }
                     None => self.counts.dropped(&pkt),
                 }
+            }
+            PortQueue::Managed(_) if now != self.now_ns => {
+                unreachable!("a managed port takes packets at the time of the event run")
             }
             PortQueue::Managed(m) if m.in_order() => {
                 let (rate_bps, delay_ns) = (port.rate_bps, port.delay_ns);
@@ -203,6 +206,7 @@ impl Simulation {
                     .cwnd_row(t_s, flow, s.cwnd_pkts(), s.ssthresh_pkts());
             }
         }
+        self.ahead.sampled(&mut self.series);
         self.events.push(now + self.sample_step_ns, Event::Sample);
     }
 }

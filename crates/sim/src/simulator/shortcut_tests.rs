@@ -1,7 +1,7 @@
-//! The two ways the simulator skips events whose outcome is known in advance change nothing
-//! but the event count: closed-form hops (`hops.rs`) and in-order managed ports
-//! (`crate::net::managed_port`). Each case runs with and without the shortcut and compares
-//! every table.
+//! The ways the simulator skips events whose outcome is known in advance change nothing but
+//! the event count: closed-form hops (`hops.rs`), in-order managed ports
+//! (`crate::net::managed_port`) and receivers that take packets early (`early.rs`). Each case
+//! runs with and without the shortcut and compares every table.
 
 use super::Simulation;
 use crate::net::network::{Node, PortQueue};
@@ -12,11 +12,13 @@ use crate::result::{RunResult, Value};
 struct Shortcuts {
     closed_form_hops: bool,
     in_order_ports: bool,
+    early_receivers: bool,
 }
 
 const ALL: Shortcuts = Shortcuts {
     closed_form_hops: true,
     in_order_ports: true,
+    early_receivers: true,
 };
 
 /// `text` run to the end with `shortcuts`: its summary without the event count, its tables,
@@ -30,6 +32,9 @@ fn run(text: &str, sets: &[(&str, &str)], shortcuts: Shortcuts) -> (RunResult, u
     let mut sim = Simulation::new(scenario).unwrap();
     if !shortcuts.closed_form_hops {
         sim.sole_inputs.fill(None);
+    }
+    if !shortcuts.early_receivers {
+        sim.early_hosts.fill(false);
     }
     if !shortcuts.in_order_ports {
         for port in &mut sim.net.ports {
@@ -68,6 +73,12 @@ fn same_tables_fewer_events(cases: &[(&str, &[(&str, &str)])], without: Shortcut
     }
 }
 
+const STEPS: &str = include_str!("../../../../experiments/betared/scenario2.toml");
+const SHORT_FLOWS: &str = include_str!("../../../../experiments/chen2011/table1_short_flows.toml");
+const UDP_ONOFF: &str =
+    include_str!("../../../../experiments/li2014/table14_tcp_with_udp_onoff.toml");
+const COEXISTENCE: &str = include_str!("../../../../experiments/l4s/scenarios/coexistence.toml");
+const RRUL: &str = include_str!("../../../../experiments/fq/scenarios/rrul.toml");
 const DUMBBELL: &str = include_str!("../../../../experiments/betared/scenario1.toml");
 const CHAIN: &str = include_str!("../../../../experiments/li2014/table15_16_two_bottlenecks.toml");
 
@@ -117,6 +128,54 @@ fn in_order_ports_change_nothing_but_the_event_count() {
         ],
         Shortcuts {
             in_order_ports: false,
+            ..ALL
+        },
+    );
+}
+
+#[test]
+fn early_receivers_change_nothing_but_the_event_count() {
+    // Flows joining and leaving (BetaRED's steps, scaled down), finite flows stopped by their
+    // application (ECN Reno through RED), UDP on/off sources beside TCP, DCTCP with ECT(1)
+    // beside CUBIC through DualPI2 (cases with a managed port that is not in order), and the
+    // RRUL-like test (hosts with several endpoints, which take their packets as events).
+    let steps: &[(&str, &str)] = &[
+        ("traffic.schedule.n_base", "10"),
+        ("traffic.schedule.n_mid", "20"),
+        ("traffic.schedule.n_max", "40"),
+    ];
+    let short = |s: &'static str| -> Vec<(&'static str, &'static str)> {
+        vec![("duration_s", s), ("measure.window", "\"last 3 s\"")]
+    };
+    let mut dual = short("6");
+    dual.push(("queue.aqm", "dualpi2"));
+    let mut fq = short("6");
+    fq.push(("queue.aqm", "fq_codel"));
+    // Many flows on a slow link: a few packets per RTT each, so that delayed-ACK deadlines
+    // expire while a packet is on its way.
+    let crowded: &[(&str, &str)] = &[
+        ("duration_s", "10"),
+        ("traffic.schedule.flows", "200"),
+        ("topology.bottleneck_rate_mbps", "5"),
+    ];
+    same_tables_fewer_events(
+        &[
+            (DUMBBELL, crowded),
+            (STEPS, steps),
+            (
+                SHORT_FLOWS,
+                &[
+                    ("duration_s", "6"),
+                    ("traffic.groups[1].schedule.start_window_s", "[0.0, 4.0]"),
+                ],
+            ),
+            (UDP_ONOFF, &short("6")),
+            (COEXISTENCE, &dual),
+            (COEXISTENCE, &fq),
+            (RRUL, &short("6")),
+        ],
+        Shortcuts {
+            early_receivers: false,
             ..ALL
         },
     );
