@@ -8,10 +8,11 @@
 //!   delayed-ACK and retransmission timers, UDP emissions, and last the sampling of the
 //!   queues (`rank`).
 //! - The entity orders events of one class: a port or a flow by its index; a packet by the link
-//!   it travels, as the lane of that link (`EventQueue::push_lane`). A link's packets arrive at
-//!   strictly increasing times (serialisation takes at least 1 ns), so no two packets share a
-//!   key. Two events of the same class, entity and time are the same event (a timer queued
-//!   twice for one deadline): which of them runs first changes nothing.
+//!   it travels, as the lane of that link (`EventQueue::push_lane`), each entity's number
+//!   scrambled by the time (`tie_mask`), so that no flow or link comes first at every tie. A
+//!   link's packets arrive at strictly increasing times (serialisation takes at least 1 ns), so
+//!   no two packets share a key. Two events of the same class, entity and time are the same
+//!   event (a timer queued twice for one deadline): which of them runs first changes nothing.
 //!
 //! A link is a delay line: its packets leave in the order they entered, each a fixed delay
 //! after its serialisation ends, so their keys increase; so do those of a port's ends of
@@ -89,10 +90,25 @@ pub fn rank(event: &Event) -> u8 {
     }
 }
 
-/// The key of `event` after its time: its class's rank, then `entity` (a port, a flow or a
-/// lane).
-fn order(event: &Event, entity: u32) -> u64 {
-    (u64::from(rank(event)) << 32) | u64::from(entity)
+/// The key of `event` at `time_ns` after its time: its class's rank, then `entity` (a port, a
+/// flow or a lane) scrambled by [`tie_mask`].
+fn order(event: &Event, entity: u32, time_ns: u64) -> u64 {
+    (u64::from(rank(event)) << 32) | u64::from(entity ^ tie_mask(time_ns))
+}
+
+/// The mask the entities of one instant are XORed with: 32 bits of SplitMix64's finaliser of
+/// the time (Steele, Lea & Flood 2014). XOR with one mask keeps the entities of an instant
+/// distinct, and two entities' order flips with the mask's bit at their highest differing bit,
+/// so each comes first at about half of their ties. With the plain numbers the lower-numbered
+/// flow or link came first at every tie: in BetaRED scenario 1 with 800 flows through drop
+/// tail, where about 2 % of the arrivals at the bottleneck share their nanosecond with
+/// another, mostly at a full buffer, the first eighth of the flows got 35 % more goodput than
+/// the last eighth.
+fn tie_mask(time_ns: u64) -> u32 {
+    let mut z = time_ns.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    ((z ^ (z >> 31)) >> 32) as u32
 }
 
 /// The entity of an event scheduled outside lanes: its port or flow.
@@ -164,7 +180,7 @@ impl EventQueue {
             !matches!(event, Event::Arrive { .. } | Event::TxDone { .. }),
             "packets and ends of transmission go into lanes"
         );
-        let order = order(&event, entity(&event));
+        let order = order(&event, entity(&event), time_ns);
         if let Event::Pace { flow } = event {
             self.pace.push(Entry {
                 time_ns,
@@ -194,7 +210,7 @@ impl EventQueue {
     /// Schedule `event` at `time_ns` in FIFO `lane`, the lane of the link or port it belongs
     /// to (its entity), whose events must come at strictly increasing times.
     pub fn push_lane(&mut self, lane: u32, time_ns: u64, event: Event) {
-        let order = order(&event, lane);
+        let order = order(&event, lane, time_ns);
         self.push_keyed(lane, time_ns, order, event);
     }
 
@@ -224,7 +240,7 @@ impl EventQueue {
     /// Schedule `event` at `time_ns` for the link whose own lane is `own`: in lane `shared`
     /// when its key comes after that lane's last, else in lane `own`.
     pub fn push_shared(&mut self, shared: u32, own: u32, time_ns: u64, event: Event) {
-        let order = order(&event, own);
+        let order = order(&event, own, time_ns);
         let fits = match self.lanes.get(shared as usize).and_then(|q| q.back()) {
             Some(&(last_ns, last_order, _)) => (time_ns, order) > (last_ns, last_order),
             None => true,
@@ -320,6 +336,12 @@ mod tests {
         (rank(&e), id)
     }
 
+    /// The order of `ident`ified events at `t` that the queue should follow: time, rank, then
+    /// the entity under the instant's mask.
+    fn tie_key(&(t, (rank, id)): &(u64, (u8, u32))) -> (u64, u8, u32) {
+        (t, rank, id ^ tie_mask(t))
+    }
+
     #[test]
     fn ties_pop_by_rank_then_entity_whatever_the_insertion_order() {
         let mut q = EventQueue::default();
@@ -334,10 +356,33 @@ mod tests {
         let order: Vec<(u64, (u8, u32))> = std::iter::from_fn(|| q.pop())
             .map(|(t, e)| (t, ident(e)))
             .collect();
-        let want = [(1, 2), (1, 4), (2, 6), (2, 7), (5, 9), (7, 9), (9, 0)];
-        let want: Vec<(u64, (u8, u32))> =
-            want.iter().map(|&k| (3, k)).chain([(5, (1, 1))]).collect();
+        let tied = [(1, 2), (1, 4), (2, 6), (2, 7), (5, 9), (7, 9), (9, 0)];
+        let mut want: Vec<(u64, (u8, u32))> =
+            tied.iter().map(|&k| (3, k)).chain([(5, (1, 1))]).collect();
+        want.sort_unstable_by_key(tie_key);
         assert_eq!(order, want);
+        // By rank first: the entities' order within a rank is the mask's.
+        let ranks: Vec<u8> = order.iter().map(|&(_, (r, _))| r).collect();
+        assert_eq!(ranks, [1, 1, 2, 2, 5, 7, 9, 1]);
+    }
+
+    #[test]
+    fn no_entity_comes_first_at_every_tie() {
+        // Over many instants, each of two entities comes first at about half of their ties,
+        // whichever bit they differ in.
+        for (a, b) in [(6, 7), (1, 2), (3, 900), (0, 1 << 31)] {
+            let first = (0..10_000u64)
+                .map(|t| t * 1_000 + 17)
+                .filter(|&t| {
+                    let sample = Event::Sample;
+                    order(&sample, a, t) < order(&sample, b, t)
+                })
+                .count();
+            assert!(
+                (4_500..=5_500).contains(&first),
+                "{a} before {b} at {first} of 10 000"
+            );
+        }
     }
 
     /// The events of one run: timers (flow starts, retransmission and pacing timers, samples)
@@ -390,7 +435,7 @@ mod tests {
         let reference = popped(&events);
         let mut want: Vec<(u64, (u8, u32))> =
             events.iter().map(|&(t, _, e)| (t, ident(e))).collect();
-        want.sort_unstable();
+        want.sort_unstable_by_key(tie_key);
         assert_eq!(reference, want);
         let mut next = lcg(11);
         for _ in 0..5 {
@@ -443,7 +488,9 @@ mod tests {
             pending.push((e.0, ident(e.1)));
             while next() % 2 == 0 {
                 let Some((t, e)) = q.pop() else { break };
-                let i = (0..pending.len()).min_by_key(|&i| pending[i]).unwrap();
+                let i = (0..pending.len())
+                    .min_by_key(|&i| tie_key(&pending[i]))
+                    .unwrap();
                 assert_eq!((t, ident(e)), pending.swap_remove(i));
                 now = t;
                 pops += 1;
@@ -451,7 +498,7 @@ mod tests {
         }
         assert!(pops > 1000);
         assert_eq!(q.iter().count(), pending.len());
-        pending.sort_unstable();
+        pending.sort_unstable_by_key(tie_key);
         let rest: Vec<_> = std::iter::from_fn(|| q.pop())
             .map(|(t, e)| (t, ident(e)))
             .collect();
@@ -460,17 +507,21 @@ mod tests {
 
     #[test]
     fn a_packet_that_would_come_first_takes_its_own_lane() {
+        // Three ports, in the order of their keys at 5 ns.
+        let mut ports = [1u32, 2, 3];
+        ports.sort_unstable_by_key(|&p| p ^ tie_mask(5));
+        let [first, second, third] = ports;
         let mut q = EventQueue::default();
-        q.push_shared(10, 2, 5, Event::TxDone { port: 2 });
-        // Same time, lower entity: it may not follow lane 10's last event there.
-        q.push_shared(10, 1, 5, Event::TxDone { port: 1 });
-        q.push_shared(10, 3, 5, Event::TxDone { port: 3 });
+        q.push_shared(10, second, 5, Event::TxDone { port: second });
+        // Same time, an earlier key: it may not follow lane 10's last event there.
+        q.push_shared(10, first, 5, Event::TxDone { port: first });
+        q.push_shared(10, third, 5, Event::TxDone { port: third });
         assert_eq!(q.lanes[10].len(), 2);
-        assert_eq!(q.lanes[1].len(), 1);
+        assert_eq!(q.lanes[first as usize].len(), 1);
         let order: Vec<u32> = std::iter::from_fn(|| q.pop())
             .map(|(_, e)| ident(e).1)
             .collect();
-        assert_eq!(order, vec![1, 2, 3]);
+        assert_eq!(order, ports);
     }
 
     #[test]
