@@ -24,26 +24,26 @@ from aqmlab.engine.scenario import Scenario
 ROOT = Path(__file__).resolve().parents[2]
 
 CASES = [
-    ("betared/scenario2.toml", [("duration_s", "20")], "c1d2afd06d3c52a7"),
+    ("betared/scenario2.toml", [("duration_s", "20")], "24b5d30b52f202b1"),
     (
         "betared/scenario1.toml",
         [("duration_s", "10"), ("queue.aqm", "betared")],
-        "4f807f828b7f9967",
+        "9b95e4042bde4966",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
         [("duration_s", "5"), ("queue.aqm", "pi")],
-        "4aa5b21ce5425ebb",
+        "7fd7069e8a7b0439",
     ),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         [("duration_s", "5"), ("queue.aqm", "codel")],
-        "3e838982810e5e90",
+        "27ddd335dbeb95dd",
     ),
     (
         "chen2011/dumbbell.toml",
         [("duration_s", "20"), ("traffic.schedule.flows", "100")],
-        "e8e7a96ffee45c6c",
+        "ea6ecfd2adcfa7a5",
     ),
 ]
 

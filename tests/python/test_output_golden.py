@@ -48,35 +48,35 @@ rate_per_s = 20.0
 """
 
 CASES = [
-    ("betared/scenario2.toml", ["duration_s=5"], "0", "4b5c2ec9698750a9", "e78362b192c447f5"),
+    ("betared/scenario2.toml", ["duration_s=5"], "0", "6574365df8c6ca69", "558250a62e25f70f"),
     (
         "betared/scenario1.toml",
         ["duration_s=3", "queue.aqm=betared"],
         "18446744073709551615",
-        "090030618d75fc56",
-        "caa85e16d5c4df9d",
+        "fd4db3d99ef5839e",
+        "cb4429dd639e5b20",
     ),
     (
         "li2014/table15_16_two_bottlenecks.toml",
         ["duration_s=2", "queue.aqm=pi"],
         "3",
-        "5217c5adfcd3d5fb",
-        "f55abaab3e889414",
+        "4216b1a24f7fbee1",
+        "ae76e1f598dedc3f",
     ),
     (
         "chen2011/dumbbell.toml",
         ["duration_s=6", "traffic.schedule.flows=50"],
         "2",
-        "8d0c0eddfba9e377",
-        "924455242b23046f",
+        "c80c6dde50199724",
+        "ab3e5b32a16ab974",
     ),
-    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "89954c40b946386c", "2e836d07d7d02d0b"),
+    (FINITE_FLOWS, ["measure.cwnd_flows=[]"], "5", "e2a6042081fcab96", "dea3852f6c353463"),
     (
         "li2014/table14_tcp_with_udp_onoff.toml",
         ["duration_s=2", "queue.aqm=rem"],
         "1",
-        "aa81eaf75896a5ca",
-        "b36c6ab5e365083c",
+        "b16cf541773db227",
+        "aca227b96256eaca",
     ),
 ]
 """(scenario, overrides, seed, digest as written, digest with the DataFrame writer's Parquet):
