@@ -19,8 +19,9 @@ event order of 2026-11-26, the rest from the runs of this page):
   (means 998.4 and 998.7); the STD is how deep the dips between overflow bursts go, 0.4 % and
   0.2 % of the mean. The drop rate was at the edge of its tolerance (19.5 %, −25.0 %) and left
   it with the event order of 2026-11-26 (18.8, 18.3 and 18.6 % over the three seeds, against
-  ns-3's 25.0–26.9 %; which part of that change moved it has not been isolated). With 150 packets of bandwidth-delay product and
-  1000 of buffer shared by 800 flows, windows are one or two segments, and ns-3's flows spend
+  ns-3's 25.0–26.9 %; which part of that change moved it has not been isolated). With 150
+  packets of bandwidth-delay product and 1000 of buffer shared by 800 flows, windows are one or
+  two segments, and ns-3's flows spend
   more of the run in RTO back-off: over the whole run ns-3 counts 11 927 fast recoveries and
   7859 timeout episodes with 17 206 further back-offs, aqmlab 18 034 fast recoveries and 10 987
   expiries in all; ns-3 offers 9 % more packets to the bottleneck for the same departures (213 265
