@@ -48,7 +48,17 @@ SHORT_RUN = (
 OUTPUT = REPO_ROOT / "BENCHMARKS.md"
 REPEATS = 3
 N_MAX_TIMED = 800
-N_MAX_MEMORY = (200, 800, 1600)
+N_MAX_MEMORY = (200, 800, 1600, 4000, 10000)
+# The large case: 10 000 CUBIC flows through a 1 Gb/s bottleneck for 60 s (scenario 1, drop
+# tail, its 1000-packet buffers and 100 Mb/s access links).
+LARGE_CASE = (
+    REPO_ROOT / "experiments" / "betared" / "scenario1.toml",
+    [
+        ["topology.bottleneck_rate_mbps", "1000"],
+        ["traffic.schedule.flows", "10000"],
+        ["duration_s", "60"],
+    ],
+)
 # Every AQM, with T_target = 40 ms where the AQM has a target (as in the paper's Fig. 8).
 AQM_SETS = {
     "droptail": [],
@@ -103,6 +113,7 @@ print(json.dumps({
     "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
     "events": summary["events"],
     "bottleneck_departures": summary["bottleneck_departures"],
+    "link_transmissions": summary["link_transmissions"],
 }))
 """
 
@@ -148,6 +159,7 @@ def medians(runs: list[dict]) -> dict:
         "base_rss_mib": statistics.median(r["base_rss_kib"] for r in runs) / 1024,
         "events": runs[0]["events"],
         "bottleneck_departures": runs[0]["bottleneck_departures"],
+        "link_transmissions": runs[0]["link_transmissions"],
     }
 
 
@@ -282,6 +294,7 @@ def report(
     short: dict,
     networks: dict[str, dict],
     memory: dict[int, dict],
+    large: dict,
     model_s: dict[str, dict],
 ) -> str:
     """BENCHMARKS.md as text."""
@@ -362,6 +375,24 @@ def report(
     ]
     for n_max, r in memory.items():
         lines.append(f"| {n_max} | {r['wall_s']:.3f} | {r['peak_rss_mib']:.1f} |")
+    lines += [
+        "",
+        "## A large case: 10 000 CUBIC flows through a 1 Gb/s bottleneck, 60 s simulated",
+        "",
+        "Scenario 1 (drop tail, 1000-packet buffers, 100 Mb/s access links) with "
+        "`topology.bottleneck_rate_mbps = 1000`, `traffic.schedule.flows = 10000`, "
+        f"`duration_s = 60`; median of {REPEATS}. Link transmissions count every packet put "
+        "on any link (every hop, ACKs included).",
+        "",
+        "| wall time (s) | events | events/s | bottleneck packets | bottleneck packets/s | "
+        "link transmissions | link transmissions/s | peak RSS (MiB) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {large['wall_s']:.2f} | {large['events']:,} | {large['events'] / large['wall_s']:,.0f} "
+        f"| {large['bottleneck_departures']:,} | "
+        f"{large['bottleneck_departures'] / large['wall_s']:,.0f} | "
+        f"{large['link_transmissions']:,} | {large['link_transmissions'] / large['wall_s']:,.0f} "
+        f"| {large['peak_rss_mib']:.1f} |",
+    ]
     lines += [
         "",
         "## Discrete-time model: 1000-value bifurcation sweeps, 10⁴ iterations each, one thread",
@@ -557,6 +588,8 @@ def main() -> int:
         r = run_once("droptail", n_max)
         memory[n_max] = {"wall_s": r["wall_s"], "peak_rss_mib": r["peak_rss_kib"] / 1024}
         print(f"N_max={n_max}: {memory[n_max]['peak_rss_mib']:.1f} MiB", file=sys.stderr)
+    large = medians([run_file(*LARGE_CASE) for _ in range(REPEATS)])
+    print(f"large case: {large['wall_s']:.2f} s", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         whole = time_whole_runs(Path(tmp) / "run")
     short = medians([run_file(*SHORT_RUN) for _ in range(REPEATS)])
@@ -565,7 +598,7 @@ def main() -> int:
         networks[label] = medians([run_file(path, sets) for _ in range(REPEATS)])
         print(f"{label}: {networks[label]['wall_s']:.3f} s", file=sys.stderr)
     model_s = time_model()
-    text = report(speed, ccs, whole, short, networks, memory, model_s)
+    text = report(speed, ccs, whole, short, networks, memory, large, model_s)
     old = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
     for heading in KEPT_HEADINGS:
         old, kept = split_section(old, heading)

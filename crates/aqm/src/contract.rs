@@ -98,7 +98,8 @@ pub trait Aqm {
     ) -> EnqueueVerdict;
 
     /// Decide on the head packet as it leaves, `sojourn_ns` after it joined. `queue` is the
-    /// state after it left. The default delivers every packet.
+    /// state after it left. The default delivers every packet. An AQM that overrides this
+    /// only to observe departures says so in [`Aqm::decides_at_dequeue`].
     fn on_dequeue(
         &mut self,
         _now_ns: u64,
@@ -108,6 +109,14 @@ pub trait Aqm {
         _rng: &mut Rng,
     ) -> DequeueVerdict {
         DequeueVerdict::Deliver
+    }
+
+    /// Whether [`Aqm::on_dequeue`] may drop or mark. When it never does (`false`), a FIFO
+    /// host knows each packet's departure as soon as the packet joins (the link sends what is
+    /// ahead of it back to back) and may send it on then, calling `on_dequeue` at the
+    /// departure's time. The default, `true`, is always safe.
+    fn decides_at_dequeue(&self) -> bool {
+        true
     }
 
     /// The host dropped a packet of this queue because the buffer (or the discipline holding

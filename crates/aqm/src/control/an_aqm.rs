@@ -182,6 +182,10 @@ impl Aqm for AnAqm {
         "an_aqm"
     }
 
+    fn decides_at_dequeue(&self) -> bool {
+        false
+    }
+
     /// Counts the arrival towards r(k), then drops (or, with ECN, marks) it with probability p.
     /// **Reconstruction**: r is the rate offered to the buffer, every arrival counted whatever
     /// becomes of it (dropped by the AQM or by overflow), as REM measures its input rate

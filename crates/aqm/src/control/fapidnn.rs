@@ -266,6 +266,10 @@ impl Aqm for Fapidnn {
         "fapidnn"
     }
 
+    fn decides_at_dequeue(&self) -> bool {
+        false
+    }
+
     /// Drop the arrival with probability p (ECN is off in the study: an early drop).
     fn on_enqueue(
         &mut self,

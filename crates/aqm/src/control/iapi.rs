@@ -198,6 +198,10 @@ impl Aqm for Iapi {
         "iapi"
     }
 
+    fn decides_at_dequeue(&self) -> bool {
+        false
+    }
+
     /// Drop (or, with ECN, mark) with probability p′ = (q/q_ref)·p, q the queue the packet
     /// finds (§2.4 item 3). **Reconstruction**: p′ is used for this arrival's decision only;
     /// the PI state p(k) is not changed by it (scaling the state at every arrival would

@@ -172,6 +172,10 @@ impl Aqm for NeuronPid {
         "neuron_pid"
     }
 
+    fn decides_at_dequeue(&self) -> bool {
+        false
+    }
+
     /// Drop (or, with ECN, mark) with probability p; the buffer limit is the host's.
     fn on_enqueue(
         &mut self,

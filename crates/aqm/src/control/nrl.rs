@@ -292,6 +292,10 @@ impl Aqm for Nrl {
         "nrl"
     }
 
+    fn decides_at_dequeue(&self) -> bool {
+        false
+    }
+
     /// Count the arrival towards the input rate x, then drop it with probability p (ECN is
     /// off in the study: an early drop).
     fn on_enqueue(

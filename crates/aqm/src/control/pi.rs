@@ -157,6 +157,10 @@ impl Aqm for Pi {
         "pi"
     }
 
+    fn decides_at_dequeue(&self) -> bool {
+        false
+    }
+
     /// An arrival that finds the buffer full is left to the host, which drops it (ns-2's
     /// forced drop); any other is dropped with probability p ([`EnqueueVerdict::EarlyDrop`],
     /// which the host turns into a mark for an ECN-capable packet on an ECN queue, as ns-2's

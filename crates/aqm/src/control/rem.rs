@@ -237,6 +237,10 @@ impl Aqm for Rem {
         "rem"
     }
 
+    fn decides_at_dequeue(&self) -> bool {
+        false
+    }
+
     /// Every arrival counts towards the input rate, the dropped ones included. As in ns-2's
     /// `Queue/REM`, an arrival that would bring the queue to its limit is dropped
     /// ([`EnqueueVerdict::ForcedDrop`]; ns-2 enqueues it, finds length ≥ limit and drops it),

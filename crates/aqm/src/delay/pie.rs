@@ -466,6 +466,11 @@ impl Aqm for Pie {
         "pie"
     }
 
+    /// PIE drops on arrival only (RFC 8033 §4.1); departures feed its rate estimator.
+    fn decides_at_dequeue(&self) -> bool {
+        false
+    }
+
     /// RFC 8033 §4.1 and §4.4: no early drop while burst allowance remains, nor while
     /// (qdelay_old < QDELAY_REF/2 and p < 0.2), nor while the queue is short (at most
     /// 2·MEAN_PKTSIZE bytes, or with the ns-3 rule at most 2 packets in a packet-counted

@@ -28,6 +28,10 @@ impl Aqm for DropTail {
         "droptail"
     }
 
+    fn decides_at_dequeue(&self) -> bool {
+        false
+    }
+
     fn on_enqueue(&mut self, _: u64, _: PacketView, _: &QueueView, _: &mut Rng) -> EnqueueVerdict {
         EnqueueVerdict::Accept
     }

@@ -273,6 +273,11 @@ impl<T: RedFamily> Aqm for T {
         T::NAME
     }
 
+    /// RED decides on arrival; a departure only notes when the queue went idle.
+    fn decides_at_dequeue(&self) -> bool {
+        false
+    }
+
     fn on_enqueue(
         &mut self,
         now_ns: u64,

@@ -58,6 +58,10 @@ impl Aqm for StepMarking {
         "step"
     }
 
+    fn decides_at_dequeue(&self) -> bool {
+        false
+    }
+
     /// DCTCP paper §3.1: signal when the queue found on arrival is at least K.
     fn on_enqueue(
         &mut self,

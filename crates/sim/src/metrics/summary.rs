@@ -105,6 +105,8 @@ pub struct SummaryInputs<'a> {
     pub data_in_flight: u64,
     /// Events processed.
     pub events: u64,
+    /// Packets put on a link by any port, every hop counted (whole run).
+    pub link_transmissions: u64,
 }
 
 /// The summary row, in output order.
@@ -151,6 +153,7 @@ pub fn build(s: &SummaryInputs) -> Vec<(String, Value)> {
         i("bottleneck_drops", port.drops()),
         i("bottleneck_marks", port.marks),
         i("events", s.events),
+        i("link_transmissions", s.link_transmissions),
         i("data_sent", s.counts.data_sent),
         i("data_delivered", s.counts.data_delivered),
         i("data_dropped", s.counts.data_dropped),

@@ -2,6 +2,13 @@
 //! AQM (a bottleneck of the papers), flow queues each run by its own AQM instance, or either
 //! behind a token-bucket shaper. Unlike a plain FIFO port it keeps its packets, so an AQM can
 //! decide at dequeue and its timer can see the live queue.
+//!
+//! One queue whose AQM never decides at dequeue ([`aqm::Aqm::decides_at_dequeue`]) sends its
+//! packets in the order they join, back to back: the port is *in order*. Each packet's departure
+//! is then known when it joins, and the simulator sends it on at once
+//! ([`ManagedQueue::join_in_order`]), with no end-of-transmission event; the queue makes its
+//! departures, each at its own time, whenever it is next used ([`ManagedQueue::depart_until`]),
+//! so the AQM hears of them as it would have at each end of transmission.
 
 use super::qdisc::discipline::{Dequeued, Discipline, FlowInfo};
 use super::qdisc::flow_queues::FqCounters;
@@ -11,6 +18,7 @@ use crate::metrics::dual_queue::DualQueueCounts;
 use crate::metrics::port_stats::PortStats;
 use crate::packet::Packet;
 use crate::scenario::QueueSpec;
+use crate::time::tx_time_ns;
 use aqm::Rng;
 
 /// The discipline, its counters, and whether its link is busy.
@@ -27,12 +35,30 @@ pub struct ManagedQueue {
     pub timer_at_ns: Option<u64>,
     /// Counters over the measurement window.
     pub stats: PortStats,
+    /// The port is in order (see the module's documentation).
+    in_order: bool,
+    /// In order: when the packet on the wire will have left (while `busy`), ns.
+    tx_end_ns: u64,
+    /// In order: when the last packet to join will have left, ns.
+    backlog_end_ns: u64,
+}
+
+/// A packet that joined an in-order port ([`ManagedQueue::join_in_order`]).
+pub struct Joined {
+    /// The packet as queued (CE-marked if the AQM marked it).
+    pub pkt: Packet,
+    /// When its transmission ends, ns.
+    pub leaves_ns: u64,
+    /// Whether its transmission started at once (the link was idle).
+    pub started: bool,
 }
 
 impl ManagedQueue {
     /// A port holding `discipline` (for the queue `spec` describes); with `spec.ecn`, early
     /// signals mark ECN-capable packets.
     pub fn new(spec: &QueueSpec, discipline: Discipline, rng: Rng, stats: PortStats) -> Self {
+        let in_order =
+            matches!(&discipline, Discipline::Single(q) if !q.aqm().decides_at_dequeue());
         ManagedQueue {
             ecn: spec.ecn,
             aqm_name: spec.aqm,
@@ -41,7 +67,23 @@ impl ManagedQueue {
             busy: false,
             timer_at_ns: None,
             stats,
+            in_order,
+            tx_end_ns: 0,
+            backlog_end_ns: 0,
         }
+    }
+
+    /// Make the port send each packet at its end of transmission, as any other (to compare
+    /// runs with and without in-order ports).
+    #[cfg(test)]
+    pub(crate) fn never_in_order(&mut self) {
+        self.in_order = false;
+    }
+
+    /// Whether the port is in order: its packets are sent on when they join
+    /// ([`ManagedQueue::join_in_order`]) and it has no end-of-transmission events.
+    pub fn in_order(&self) -> bool {
+        self.in_order
     }
 
     /// Packets waiting.
@@ -100,9 +142,14 @@ impl ManagedQueue {
         self.discipline.next_timer_ns()
     }
 
-    /// Data packets waiting (for the conservation check).
+    /// Data packets waiting and not yet sent on (for the conservation check): none on an
+    /// in-order port, whose packets are on their way to the next hop from when they join.
     pub fn data_waiting(&self) -> u64 {
-        self.discipline.data_waiting()
+        if self.in_order {
+            0
+        } else {
+            self.discipline.data_waiting()
+        }
     }
 
     /// The discipline, and what it borrows from the port for one operation.
@@ -131,5 +178,67 @@ impl ManagedQueue {
     /// Run the AQM timers that are due.
     pub fn on_timer(&mut self, now_ns: u64) {
         self.discipline.on_timer(now_ns, &mut self.rng);
+    }
+
+    /// In order: make every departure due by `now_ns` (ends of transmission at or before it),
+    /// each at its own time, on a link of `rate_bps`. Returns how many packets went on the
+    /// link.
+    pub fn depart_until(&mut self, now_ns: u64, rate_bps: u64, counts: &mut PacketCounts) -> u64 {
+        debug_assert!(self.in_order);
+        let mut started = 0;
+        while self.busy && self.tx_end_ns <= now_ns {
+            self.busy = false;
+            started += self.start_next(self.tx_end_ns, rate_bps, counts);
+        }
+        started
+    }
+
+    /// In order, with the departures due by `now_ns` made: offer an arriving packet. When it
+    /// joins, it leaves after the packets ahead of it, back to back; its transmission starts
+    /// at once if the link is idle.
+    pub fn join_in_order(
+        &mut self,
+        now_ns: u64,
+        pkt: Packet,
+        rate_bps: u64,
+        counts: &mut PacketCounts,
+    ) -> Option<Joined> {
+        debug_assert!(self.in_order && !(self.busy && self.tx_end_ns <= now_ns));
+        if !self.enqueue(now_ns, pkt, counts) {
+            return None;
+        }
+        let Discipline::Single(q) = &self.discipline else {
+            unreachable!("an in-order port holds one queue");
+        };
+        let pkt = *q.newest().expect("the packet just joined");
+        let start_ns = if self.busy {
+            self.backlog_end_ns
+        } else {
+            now_ns
+        };
+        self.backlog_end_ns = start_ns + tx_time_ns(pkt.bytes(), rate_bps);
+        let started = !self.busy && self.start_next(now_ns, rate_bps, counts) == 1;
+        Some(Joined {
+            pkt,
+            leaves_ns: self.backlog_end_ns,
+            started,
+        })
+    }
+
+    /// In order, with the link idle at `at_ns`: put the head packet on it, if any. Returns
+    /// how many packets went on the link (0 or 1).
+    fn start_next(&mut self, at_ns: u64, rate_bps: u64, counts: &mut PacketCounts) -> u64 {
+        match self.dequeue(at_ns, counts) {
+            Dequeued::Packet(pkt) => {
+                let tx_ns = tx_time_ns(pkt.bytes(), rate_bps);
+                self.busy = true;
+                self.tx_end_ns = at_ns + tx_ns;
+                self.stats
+                    .transmitted(at_ns, at_ns + tx_ns, pkt.bytes(), !pkt.is_ack());
+                1
+            }
+            Dequeued::Empty => 0,
+            Dequeued::WaitUntil(_) => unreachable!("an in-order port has no shaper"),
+        }
     }
 }

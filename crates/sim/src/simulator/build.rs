@@ -2,7 +2,7 @@
 //! port with its own AQM, timer and random stream, and which of them the summary describes),
 //! the flows' endpoints and the first events.
 
-use super::{ports, Simulation};
+use super::{early, hops, ports, Simulation};
 use crate::aqm_factory;
 use crate::events::{Event, EventQueue};
 use crate::flow::Flow;
@@ -146,12 +146,21 @@ impl Simulation {
             .collect();
         let described_probes: Vec<&str> = probes[described].iter().map(String::as_str).collect();
         let group_names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
+        let ends: Vec<(u32, u32)> = flows
+            .iter()
+            .map(|f| (f.ends.sender, f.ends.receiver))
+            .collect();
+        let sample_step_ns = ms_to_ns(scenario.measure.sample_interval_ms).max(1);
         let mut sim = Simulation {
             end_ns: s_to_ns(scenario.duration_s),
-            sample_step_ns: ms_to_ns(scenario.measure.sample_interval_ms).max(1),
+            sample_step_ns,
             now_ns: 0,
             events,
+            link_transmissions: 0,
             shared_lanes: ports::shared_link_lanes(&built.net),
+            sole_inputs: hops::sole_inputs(&built.net, &ends),
+            early_hosts: early::early_hosts(&built.net, &flows),
+            ahead: early::Ahead::new(sample_step_ns, groups.len()),
             net: built.net,
             aqm_avg: vec![(0.0, 0); built.measured.len()],
             measured: built.measured,

@@ -43,7 +43,7 @@ impl Simulation {
                     .map_or(u32::MAX, |b| Flow::segments(b, tcp));
                 sender.start_object(segments, now, tcp, &mut self.outbox);
                 let host = f.ends.sender;
-                self.flush_outbox(host);
+                self.flush_outbox(host, now);
                 self.sync_rto_timer(flow);
             }
             Agent::Udp(source) => {
@@ -86,7 +86,7 @@ impl Simulation {
         let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
         sender.on_rto(now, tcp, &mut self.outbox);
         let host = f.ends.sender;
-        self.flush_outbox(host);
+        self.flush_outbox(host, now);
         self.sync_rto_timer(flow);
     }
 
@@ -104,7 +104,7 @@ impl Simulation {
         let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
         sender.on_pace_timer(now, tcp, &mut self.outbox);
         let host = f.ends.sender;
-        self.flush_outbox(host);
+        self.flush_outbox(host, now);
         self.sync_rto_timer(flow);
     }
 
@@ -115,13 +115,20 @@ impl Simulation {
             return;
         }
         f.delack_event_ns = None;
+        self.delack_timer(flow, now);
+    }
+
+    /// The receiver's delayed-ACK timer at `at_ns`: its ACK if one is due, and the event for
+    /// its next deadline.
+    pub(super) fn delack_timer(&mut self, flow: u32, at_ns: u64) {
+        let f = &mut self.flows[flow as usize];
         let Agent::Tcp { receiver, .. } = &mut f.agent else {
             return;
         };
         let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
-        receiver.on_delack_timer(now, tcp, &mut self.outbox);
+        receiver.on_delack_timer(at_ns, tcp, &mut self.outbox);
         let host = f.ends.receiver;
-        self.flush_outbox(host);
+        self.flush_outbox(host, at_ns);
         self.sync_delack_timer(flow);
     }
 
@@ -138,7 +145,7 @@ impl Simulation {
             self.events.push(next, Event::Emit { flow });
         }
         let host = f.ends.sender;
-        self.flush_outbox(host);
+        self.flush_outbox(host, now);
     }
 
     /// A packet reaches `node`: routers forward it, hosts hand it to its flow.
@@ -147,15 +154,15 @@ impl Simulation {
             Node::Router { routes } => routes[pkt.dst as usize],
             Node::Host { .. } => {
                 self.counts.delivered(&pkt);
-                self.deliver(pkt);
+                self.deliver(pkt, self.now_ns);
                 return;
             }
         };
-        self.forward(port, pkt);
+        self.forward(port, self.now_ns, pkt);
     }
 
-    fn deliver(&mut self, pkt: Packet) {
-        let now = self.now_ns;
+    /// Hand `pkt`, arriving at `now`, to its flow's agent.
+    pub(super) fn deliver(&mut self, pkt: Packet, now: u64) {
         let window = self.window;
         let f = &mut self.flows[pkt.flow as usize];
         let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
@@ -169,19 +176,19 @@ impl Simulation {
         match &mut f.agent {
             Agent::Udp(source) => {
                 let bytes = u64::from(source.packet_bytes());
-                self.series.delivered(f.group, bytes);
+                self.ahead.delivered(&mut self.series, f.group, bytes, now);
                 if window.contains(now) {
                     f.stats.delivered_bytes += bytes;
                 }
             }
             Agent::Probe(probe) => {
-                self.series.delivered(f.group, u64::from(pkt.bytes()));
+                (self.ahead).delivered(&mut self.series, f.group, u64::from(pkt.bytes()), now);
                 if window.contains(now) {
                     f.stats.delivered_bytes += u64::from(pkt.bytes());
                 }
                 if probe.arrive(&pkt, now, &mut self.outbox) {
                     let host = f.ends.receiver;
-                    self.flush_outbox(host);
+                    self.flush_outbox(host, now);
                 }
             }
             Agent::Tcp { sender, .. } if pkt.has(flags::ACK) => {
@@ -194,37 +201,37 @@ impl Simulation {
                     self.active_flows -= 1;
                 }
                 let host = f.ends.sender;
-                self.flush_outbox(host);
+                self.flush_outbox(host, now);
                 self.sync_rto_timer(pkt.flow);
             }
             Agent::Tcp { receiver, .. } if pkt.has(flags::SYN) => {
                 receiver.on_syn(&pkt, tcp, &mut self.outbox);
                 let host = f.ends.receiver;
-                self.flush_outbox(host);
+                self.flush_outbox(host, now);
             }
             Agent::Tcp { receiver, .. } => {
                 let newly = receiver.on_data(&pkt, now, tcp, &mut self.outbox);
                 let bytes = u64::from(newly) * u64::from(tcp.payload_bytes());
-                self.series.delivered(f.group, bytes);
+                self.ahead.delivered(&mut self.series, f.group, bytes, now);
                 if window.contains(now) {
                     f.stats.delivered_bytes += bytes;
                 }
                 let host = f.ends.receiver;
-                self.flush_outbox(host);
+                self.flush_outbox(host, now);
                 self.sync_delack_timer(pkt.flow);
             }
         }
     }
 
-    /// Put every packet the last endpoint produced onto `host`'s interface.
-    fn flush_outbox(&mut self, host: u32) {
+    /// Put every packet the last endpoint produced onto `host`'s interface, at `now`.
+    fn flush_outbox(&mut self, host: u32, now: u64) {
         let Node::Host { port } = self.net.nodes[host as usize] else {
             unreachable!("endpoints live on hosts");
         };
         let mut outbox = std::mem::take(&mut self.outbox);
         for pkt in outbox.drain(..) {
             self.counts.sent(&pkt);
-            self.forward(port, pkt);
+            self.forward(port, now, pkt);
         }
         self.outbox = outbox;
     }

@@ -107,6 +107,7 @@ impl Simulation {
             counts: self.counts.totals,
             data_in_flight: self.data_in_flight(),
             events: self.events_processed,
+            link_transmissions: self.link_transmissions,
         });
         summary.extend(probes::summary(&probe_flows, self.window));
         let probes = probes::table(&probe_flows);

@@ -3,9 +3,13 @@
 //! `endpoints.rs`, the ports and their AQMs in `ports.rs`, the result tables in `finish.rs`.
 
 mod build;
+mod early;
 mod endpoints;
 mod finish;
+mod hops;
 mod ports;
+#[cfg(test)]
+mod shortcut_tests;
 
 use crate::events::{Event, EventQueue};
 use crate::flow::Flow;
@@ -33,6 +37,12 @@ pub struct Simulation {
     net: Network,
     /// Per port: the event lane its packets share with links like it (`ports.rs`).
     shared_lanes: Vec<u32>,
+    /// Per port, the port whose link alone feeds it (`hops::sole_inputs`).
+    sole_inputs: Vec<Option<u32>>,
+    /// Per node, whether it is a host whose receiver takes packets early (`early.rs`).
+    early_hosts: Vec<bool>,
+    /// Goodput delivered ahead of the sample that counts it (`early.rs`).
+    ahead: early::Ahead,
     /// Ports with a managed queue.
     measured: Vec<MeasuredPort>,
     /// The one of `measured` the summary and `series` describe (`Scenario::summary_port`).
@@ -52,6 +62,8 @@ pub struct Simulation {
     aqm_avg: Vec<(f64, u64)>,
     active_flows: u32,
     events_processed: u64,
+    /// Packets put on a link by any port (every hop).
+    link_transmissions: u64,
 }
 
 impl Simulation {
@@ -97,6 +109,10 @@ impl Simulation {
             self.dispatch(event);
         }
         self.now_ns = self.end_ns;
+        for port in 0..self.net.ports.len() as u32 {
+            self.depart_until_now(port);
+        }
+        self.ahead.flush(&mut self.series);
         progress(ns_to_s(self.end_ns))?;
         Ok(self.finish())
     }

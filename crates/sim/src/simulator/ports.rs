@@ -10,7 +10,7 @@ use crate::time::{ns_to_s, tx_time_ns};
 use std::collections::HashMap;
 
 /// The event lane of the packets on a port's link (arrivals at its far end, in order).
-fn link_lane(port: u32) -> u32 {
+pub(super) fn link_lane(port: u32) -> u32 {
     2 * port
 }
 
@@ -48,24 +48,31 @@ pub(super) fn shared_link_lanes(net: &Network) -> Vec<u32> {
 }
 
 impl Simulation {
-    /// Offer a packet to an output port.
-    pub(super) fn forward(&mut self, port_id: u32, pkt: Packet) {
-        let now = self.now_ns;
+    /// Offer a packet to an output port at `now`: the time of the event being run, or, for a
+    /// host's drop-tail port, a later time its endpoint acts at (`early.rs`).
+    pub(super) fn forward(&mut self, port_id: u32, now: u64, pkt: Packet) {
         let port = &mut self.net.ports[port_id as usize];
         match &mut port.queue {
             PortQueue::Fifo(q) => {
                 let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
                 match q.offer(now, pkt.bytes(), tx_ns) {
-                    Some(done_ns) => self.events.push_shared(
-                        self.shared_lanes[port_id as usize],
-                        link_lane(port_id),
-                        done_ns.saturating_add(port.delay_ns),
-                        Event::Arrive {
-                            node: port.to_node,
-                            pkt,
-                        },
-                    ),
+                    Some(done_ns) => {
+                        self.link_transmissions += 1;
+                        let at_ns = done_ns.saturating_add(port.delay_ns);
+                        self.send_on(port_id, at_ns, pkt);
+                    }
                     None => self.counts.dropped(&pkt),
+                }
+            }
+            PortQueue::Managed(_) if now != self.now_ns => {
+                unreachable!("a managed port takes packets at the time of the event run")
+            }
+            PortQueue::Managed(m) if m.in_order() => {
+                let (rate_bps, delay_ns) = (port.rate_bps, port.delay_ns);
+                self.link_transmissions += m.depart_until(now, rate_bps, &mut self.counts);
+                if let Some(joined) = m.join_in_order(now, pkt, rate_bps, &mut self.counts) {
+                    self.link_transmissions += u64::from(joined.started);
+                    self.send_on(port_id, joined.leaves_ns + delay_ns, joined.pkt);
                 }
             }
             PortQueue::Managed(m) => {
@@ -81,6 +88,18 @@ impl Simulation {
                 if start {
                     self.start_transmission(port_id);
                 }
+            }
+        }
+    }
+
+    /// An in-order managed port's departures due by now ([`crate::net::managed_port::ManagedQueue::depart_until`]),
+    /// before anything else looks at its queue.
+    pub(super) fn depart_until_now(&mut self, port_id: u32) {
+        let port = &mut self.net.ports[port_id as usize];
+        if let PortQueue::Managed(m) = &mut port.queue {
+            if m.in_order() {
+                self.link_transmissions +=
+                    m.depart_until(self.now_ns, port.rate_bps, &mut self.counts);
             }
         }
     }
@@ -120,20 +139,15 @@ impl Simulation {
             now + tx_ns,
             Event::TxDone { port: port_id },
         );
-        self.events.push_shared(
-            self.shared_lanes[port_id as usize],
-            link_lane(port_id),
-            now + tx_ns + port.delay_ns,
-            Event::Arrive {
-                node: port.to_node,
-                pkt,
-            },
-        );
+        let at_ns = now + tx_ns + port.delay_ns;
+        self.link_transmissions += 1;
+        self.send_on(port_id, at_ns, pkt);
     }
 
     /// Run a managed port's AQM timers and queue its next. Under flow queueing a timer event
     /// that an earlier one replaced is skipped.
     pub(super) fn aqm_timer(&mut self, port: u32) {
+        self.depart_until_now(port);
         if let PortQueue::Managed(m) = &mut self.net.ports[port as usize].queue {
             if m.timers_may_move() && m.timer_at_ns != Some(self.now_ns) {
                 return;
@@ -160,6 +174,9 @@ impl Simulation {
         let now = self.now_ns;
         let t_s = ns_to_s(now);
         let in_window = self.window.contains(now);
+        for k in 0..self.measured.len() {
+            self.depart_until_now(self.measured[k].port);
+        }
         for (k, mp) in self.measured.iter().enumerate() {
             let m = self
                 .net
@@ -189,6 +206,7 @@ impl Simulation {
                     .cwnd_row(t_s, flow, s.cwnd_pkts(), s.ssthresh_pkts());
             }
         }
+        self.ahead.sampled(&mut self.series);
         self.events.push(now + self.sample_step_ns, Event::Sample);
     }
 }

@@ -1,6 +1,7 @@
 //! The TCP receiver: cumulative acknowledgements, an out-of-order buffer, SACK blocks
 //! (RFC 2018), the timestamp echo (RFC 7323 §4.3), delayed ACKs (RFC 5681 §4.2, RFC 1122
-//! §4.2.3.2, as ns-3.37's receiver decides them), ECN echo (RFC 3168 §6.1.3, or per CE mark
+//! §4.2.3.2, as ns-3.37's receiver decides them, the first data segment after a handshake
+//! acknowledged at once), ECN echo (RFC 3168 §6.1.3, or per CE mark
 //! as RFC 8257 §3.2 has DCTCP's receiver do it), and the answer to a SYN.
 
 use super::config::{EcnFeedback, TcpConfig};
@@ -35,6 +36,10 @@ pub struct Receiver {
     ts_recent_ns: u64,
     /// The acknowledgement number last sent (Last.ACK.sent of RFC 7323).
     last_ack_sent: u32,
+    /// A handshake opened the connection and no ACK has been sent since: the next in-order
+    /// segment is acknowledged at once (ns-3.37's ProcessSynRcvd sets m_delAckCount to
+    /// m_delAckMaxCount, "always respond to first data packet to speed up the connection").
+    ack_first_segment: bool,
 }
 
 impl Receiver {
@@ -51,6 +56,7 @@ impl Receiver {
             ece: false,
             ts_recent_ns: 0,
             last_ack_sent: 0,
+            ack_first_segment: false,
         }
     }
 
@@ -63,6 +69,9 @@ impl Receiver {
     /// again, as when the first SYN-ACK was lost).
     pub fn on_syn(&mut self, syn: &Packet, cfg: &TcpConfig, out: &mut Vec<Packet>) {
         self.ts_recent_ns = syn.sent_ns;
+        // The first data segment will be acknowledged at once, as ns-3.37's receiver does
+        // once the handshake completes (a repeated SYN after data changes nothing).
+        self.ack_first_segment = self.rcv_next == 0 && self.out_of_order.is_empty();
         // A SYN-ACK's timestamp field echoes the SYN's (TSecr).
         let ack = Packet::data(
             self.flow,
@@ -112,6 +121,7 @@ impl Receiver {
         self.last_ack_sent = self.rcv_next;
         self.unacked_pkts = 0;
         self.delack_deadline_ns = None;
+        self.ack_first_segment = false;
     }
 
     /// Take a data packet; returns how many segments it delivered in order.
@@ -160,7 +170,7 @@ impl Receiver {
             self.send_ack(cfg, out);
         } else {
             self.unacked_pkts += 1;
-            if self.unacked_pkts >= cfg.delack_count {
+            if self.unacked_pkts >= cfg.delack_count || self.ack_first_segment {
                 self.send_ack(cfg, out);
             } else if self.delack_deadline_ns.is_none() {
                 self.delack_deadline_ns = Some(now_ns + ms_to_ns(cfg.delack_timeout_ms));
@@ -191,5 +201,43 @@ impl Receiver {
             Some(d) if d <= now_ns => self.delack_deadline_ns = None,
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The acknowledgement numbers the receiver sends for data segments `seqs`, one a
+    /// millisecond, after a SYN when `handshake`.
+    fn acks(handshake: bool, seqs: &[u32]) -> Vec<u32> {
+        let cfg = TcpConfig::ns3();
+        let mut rx = Receiver::new(0, 1);
+        let mut out = Vec::new();
+        if handshake {
+            rx.on_syn(&Packet::data(0, 0, 1, 40, 0, flags::SYN), &cfg, &mut out);
+            out.clear();
+        }
+        for (i, &seq) in seqs.iter().enumerate() {
+            let now_ns = (i as u64 + 1) * 1_000_000;
+            rx.on_data(
+                &Packet::data(0, seq, 1, 1000, now_ns, 0),
+                now_ns,
+                &cfg,
+                &mut out,
+            );
+        }
+        out.iter().map(|a| a.seq).collect()
+    }
+
+    #[test]
+    fn the_first_segment_after_a_handshake_is_acknowledged_at_once() {
+        // ns-3.37: the first data segment at once, then every second one.
+        assert_eq!(acks(true, &[0, 1, 2, 3, 4]), vec![1, 3, 5]);
+        // Without a handshake, every second segment from the first.
+        assert_eq!(acks(false, &[0, 1, 2, 3, 4]), vec![2, 4]);
+        // A first segment out of order is acknowledged at once anyway, and the count then
+        // starts afresh: the hole filled (ACK at once), then every second one.
+        assert_eq!(acks(true, &[1, 0, 2, 3]), vec![0, 2, 4]);
     }
 }

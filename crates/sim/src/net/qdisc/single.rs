@@ -62,6 +62,11 @@ impl SingleQueue {
         self.aqm
     }
 
+    /// The packet that joined last, if any is waiting.
+    pub fn newest(&self) -> Option<&Packet> {
+        self.queue.back().map(|(p, _)| p)
+    }
+
     /// Every waiting packet.
     pub fn packets(&self) -> impl Iterator<Item = &Packet> {
         self.queue.iter().map(|(p, _)| p)

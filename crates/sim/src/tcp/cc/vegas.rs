@@ -12,8 +12,12 @@
 //! Between round ends only slow start grows cwnd. With fewer samples, or while the sender is
 //! not in Open (ns-3's CongestionStateSet disables Vegas there; entering Open starts a new
 //! round), it is NewReno. On congestion: ssthresh = max(min(ssthresh, cwnd − 1), 2) segments.
-//! α = 2, β = 4, γ = 1 are ns-3.37's defaults. The round ends by `snd_max` (ns-3 reads
-//! m_nextTxSequence; they differ after a timeout's go-back-N): a reconstruction.
+//! α = 2, β = 4, γ = 1 are ns-3.37's defaults. The round ends by `snd_max`, where ns-3 reads
+//! m_nextTxSequence: one past the last segment sent, which falls behind `snd_max` only after a
+//! retransmission (until new data goes out again) and goes back to SND.UNA at a timeout. The
+//! two agree at every round end of a run without loss (the ns-3 validation's Vegas case); when
+//! recovery ends after a retransmission, ns-3 ends the next one or two rounds after one ACK
+//! each. A reconstruction.
 
 use super::controller::{AckedInfo, CongState, Controller, WindowUpdate};
 use super::reno::{ns3_increase_window, ns3_slow_start, ns3_whole_bytes, ns3_whole_segments};

@@ -1,0 +1,116 @@
+//! Receivers that take their packets when the packets' arrival is known. A host whose one
+//! endpoint is a TCP flow's receiver acts on nothing but that flow's packets, which reach it in
+//! the order its link delivers them, and its own delayed-ACK timer; what it sends goes out on
+//! its own drop-tail port, which nothing else uses. So when a packet leaves the port before the
+//! host (`hops.rs`), the receiver takes it then, at the time it will arrive, with no arrival
+//! event: its ACK leaves at that time, its delivery and delay statistics are those of that
+//! time. A delayed-ACK deadline that falls before the packet's arrival expires first, at its
+//! own time, as its event would have. Goodput bytes delivered after the next sample of the
+//! series wait for the sample that counts them ([`Ahead`]). The run is the same as with the
+//! events, with fewer events; a packet that would arrive after the end of the run keeps its
+//! event, never run, as before.
+
+use super::Simulation;
+use crate::flow::{Agent, Flow};
+use crate::metrics::series::Series;
+use crate::net::network::{Network, Node, PortQueue};
+use crate::packet::Packet;
+use std::collections::VecDeque;
+
+/// Per node: whether it is a host whose only endpoint is one TCP flow's receiver and whose port
+/// is a drop-tail one.
+pub(super) fn early_hosts(net: &Network, flows: &[Flow]) -> Vec<bool> {
+    let mut endpoints = vec![0u32; net.nodes.len()];
+    for f in flows {
+        endpoints[f.ends.sender as usize] += 1;
+        endpoints[f.ends.receiver as usize] += 1;
+    }
+    let mut early = vec![false; net.nodes.len()];
+    for f in flows {
+        let host = f.ends.receiver as usize;
+        let Node::Host { port } = net.nodes[host] else {
+            continue;
+        };
+        early[host] = endpoints[host] == 1
+            && matches!(f.agent, Agent::Tcp { .. })
+            && matches!(net.ports[port as usize].queue, PortQueue::Fifo(_));
+    }
+    early
+}
+
+/// Goodput bytes delivered at a time after the next sample of the series, by the sample that
+/// will count them: the first at or after their delivery (samples come every `step_ns` from
+/// 0, after every other event of their time).
+pub(super) struct Ahead {
+    step_ns: u64,
+    /// The index of the next sample to be taken.
+    next_sample: u64,
+    /// Per later sample (`next_sample + 1` first), each group's bytes.
+    bins: VecDeque<Vec<u64>>,
+    groups: usize,
+}
+
+impl Ahead {
+    /// No bytes ahead, for series sampled every `step_ns` with `groups` groups.
+    pub(super) fn new(step_ns: u64, groups: usize) -> Self {
+        Ahead {
+            step_ns,
+            next_sample: 0,
+            bins: VecDeque::new(),
+            groups,
+        }
+    }
+
+    /// `bytes` of `group` delivered at `at_ns`: into the series now if the next sample counts
+    /// them, else kept for the sample that does.
+    pub(super) fn delivered(&mut self, series: &mut Series, group: u32, bytes: u64, at_ns: u64) {
+        let sample = at_ns.div_ceil(self.step_ns);
+        if sample <= self.next_sample {
+            series.delivered(group, bytes);
+            return;
+        }
+        let i = (sample - self.next_sample - 1) as usize;
+        while self.bins.len() <= i {
+            self.bins.push_back(vec![0; self.groups]);
+        }
+        self.bins[i][group as usize] += bytes;
+    }
+
+    /// A sample was taken: the bytes the next one counts join the series.
+    pub(super) fn sampled(&mut self, series: &mut Series) {
+        self.next_sample += 1;
+        if let Some(bin) = self.bins.pop_front() {
+            Self::pour(series, &bin);
+        }
+    }
+
+    /// The end of the run: every byte kept joins the series.
+    pub(super) fn flush(&mut self, series: &mut Series) {
+        for bin in self.bins.drain(..) {
+            Self::pour(series, &bin);
+        }
+    }
+
+    fn pour(series: &mut Series, bin: &[u64]) {
+        for (group, &bytes) in (0u32..).zip(bin) {
+            if bytes > 0 {
+                series.delivered(group, bytes);
+            }
+        }
+    }
+}
+
+impl Simulation {
+    /// `pkt` will reach its receiver, alone on its host, at `at_ns`: the receiver takes it
+    /// now, as of that time, after its delayed-ACK timer if that expires earlier.
+    pub(super) fn deliver_early(&mut self, at_ns: u64, pkt: Packet) {
+        let flow = pkt.flow;
+        if let Agent::Tcp { receiver, .. } = &self.flows[flow as usize].agent {
+            if let Some(d) = receiver.delack_deadline_ns().filter(|&d| d < at_ns) {
+                self.delack_timer(flow, d);
+            }
+        }
+        self.counts.delivered(&pkt);
+        self.deliver(pkt, at_ns);
+    }
+}

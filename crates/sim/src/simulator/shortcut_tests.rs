@@ -1,0 +1,218 @@
+//! The ways the simulator skips events whose outcome is known in advance change nothing but
+//! the event count: closed-form hops (`hops.rs`), in-order managed ports
+//! (`crate::net::managed_port`) and receivers that take packets early (`early.rs`). Each case
+//! runs with and without the shortcut and compares every table.
+
+use super::Simulation;
+use crate::net::network::{Node, PortQueue};
+use crate::result::{RunResult, Value};
+
+/// Which shortcuts a run takes.
+#[derive(Clone, Copy)]
+struct Shortcuts {
+    closed_form_hops: bool,
+    in_order_ports: bool,
+    early_receivers: bool,
+}
+
+const ALL: Shortcuts = Shortcuts {
+    closed_form_hops: true,
+    in_order_ports: true,
+    early_receivers: true,
+};
+
+/// `text` run to the end with `shortcuts`: its summary without the event count, its tables,
+/// and the event count.
+fn run(text: &str, sets: &[(&str, &str)], shortcuts: Shortcuts) -> (RunResult, u64) {
+    let sets: Vec<(String, String)> = sets
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let scenario = crate::scenario::load(text, &sets).unwrap();
+    let mut sim = Simulation::new(scenario).unwrap();
+    if !shortcuts.closed_form_hops {
+        sim.sole_inputs.fill(None);
+    }
+    if !shortcuts.early_receivers {
+        sim.early_hosts.fill(false);
+    }
+    if !shortcuts.in_order_ports {
+        for port in &mut sim.net.ports {
+            if let PortQueue::Managed(m) = &mut port.queue {
+                m.never_in_order();
+            }
+        }
+    }
+    let mut result = sim.run(|_| Ok::<(), ()>(())).unwrap();
+    let at = result
+        .summary
+        .iter()
+        .position(|(k, _)| k == "events")
+        .unwrap();
+    let Value::Int(events) = result.summary.remove(at).1 else {
+        panic!("the event count is an integer")
+    };
+    (result, events)
+}
+
+/// Runs `cases` with every shortcut and with `without`'s, and checks that the tables are the
+/// same and the shortcuts save events.
+fn same_tables_fewer_events(cases: &[(&str, &[(&str, &str)])], without: Shortcuts) {
+    for &(text, sets) in cases {
+        let (with, fewer) = run(text, sets, ALL);
+        let (plain, more) = run(text, sets, without);
+        // As text, so that a NaN (a metric without samples) equals itself.
+        let text = |r: &RunResult| {
+            format!(
+                "{:?}",
+                (&r.summary, &r.flows, &r.timeseries, &r.port_timeseries)
+            )
+        };
+        assert_eq!(text(&with), text(&plain), "{sets:?}");
+        assert!(fewer < more, "{fewer} events with, {more} without");
+    }
+}
+
+const STEPS: &str = include_str!("../../../../experiments/betared/scenario2.toml");
+const SHORT_FLOWS: &str = include_str!("../../../../experiments/chen2011/table1_short_flows.toml");
+const UDP_ONOFF: &str =
+    include_str!("../../../../experiments/li2014/table14_tcp_with_udp_onoff.toml");
+const COEXISTENCE: &str = include_str!("../../../../experiments/l4s/scenarios/coexistence.toml");
+const RRUL: &str = include_str!("../../../../experiments/fq/scenarios/rrul.toml");
+const DUMBBELL: &str = include_str!("../../../../experiments/betared/scenario1.toml");
+const CHAIN: &str = include_str!("../../../../experiments/li2014/table15_16_two_bottlenecks.toml");
+
+#[test]
+fn closed_form_hops_change_nothing_but_the_event_count() {
+    same_tables_fewer_events(
+        &[
+            (
+                DUMBBELL,
+                &[("duration_s", "8"), ("traffic.schedule.flows", "40")],
+            ),
+            (
+                DUMBBELL,
+                &[
+                    ("duration_s", "8"),
+                    ("traffic.schedule.flows", "40"),
+                    ("queue.aqm", "fq_codel"),
+                ],
+            ),
+            (CHAIN, &[("duration_s", "4"), ("queue.aqm", "pi")]),
+        ],
+        Shortcuts {
+            closed_form_hops: false,
+            ..ALL
+        },
+    );
+}
+
+#[test]
+fn in_order_ports_change_nothing_but_the_event_count() {
+    let short = [("duration_s", "8"), ("traffic.schedule.flows", "40")];
+    let with = |aqm: &'static str| -> Vec<(&'static str, &'static str)> {
+        let mut sets = short.to_vec();
+        sets.push(("queue.aqm", aqm));
+        sets
+    };
+    let (droptail, ared, pie) = (with("droptail"), with("ared"), with("pie"));
+    let mut red_ecn = with("red");
+    red_ecn.push(("queue.ecn", "true"));
+    same_tables_fewer_events(
+        &[
+            (DUMBBELL, &droptail),
+            (DUMBBELL, &ared),
+            (DUMBBELL, &pie),
+            (DUMBBELL, &red_ecn),
+            (CHAIN, &[("duration_s", "4"), ("queue.aqm", "pi")]),
+        ],
+        Shortcuts {
+            in_order_ports: false,
+            ..ALL
+        },
+    );
+}
+
+#[test]
+fn early_receivers_change_nothing_but_the_event_count() {
+    // Flows joining and leaving (BetaRED's steps, scaled down), finite flows stopped by their
+    // application (ECN Reno through RED), UDP on/off sources beside TCP, DCTCP with ECT(1)
+    // beside CUBIC through DualPI2 (cases with a managed port that is not in order), and the
+    // RRUL-like test (hosts with several endpoints, which take their packets as events).
+    let steps: &[(&str, &str)] = &[
+        ("traffic.schedule.n_base", "10"),
+        ("traffic.schedule.n_mid", "20"),
+        ("traffic.schedule.n_max", "40"),
+    ];
+    let short = |s: &'static str| -> Vec<(&'static str, &'static str)> {
+        vec![("duration_s", s), ("measure.window", "\"last 3 s\"")]
+    };
+    let mut dual = short("6");
+    dual.push(("queue.aqm", "dualpi2"));
+    let mut fq = short("6");
+    fq.push(("queue.aqm", "fq_codel"));
+    // Many flows on a slow link: a few packets per RTT each, so that delayed-ACK deadlines
+    // expire while a packet is on its way.
+    let crowded: &[(&str, &str)] = &[
+        ("duration_s", "10"),
+        ("traffic.schedule.flows", "200"),
+        ("topology.bottleneck_rate_mbps", "5"),
+    ];
+    same_tables_fewer_events(
+        &[
+            (DUMBBELL, crowded),
+            (STEPS, steps),
+            (
+                SHORT_FLOWS,
+                &[
+                    ("duration_s", "6"),
+                    ("traffic.groups[1].schedule.start_window_s", "[0.0, 4.0]"),
+                ],
+            ),
+            (UDP_ONOFF, &short("6")),
+            (COEXISTENCE, &dual),
+            (COEXISTENCE, &fq),
+            (RRUL, &short("6")),
+        ],
+        Shortcuts {
+            early_receivers: false,
+            ..ALL
+        },
+    );
+}
+
+#[test]
+fn only_a_single_queue_whose_aqm_never_decides_at_dequeue_is_in_order() {
+    for (aqm, in_order) in [
+        ("red", true),
+        ("pie", true),
+        ("codel", false),
+        ("fq_pie", false),
+    ] {
+        let sets = [("queue.aqm".to_string(), aqm.to_string())];
+        let sim = Simulation::new(crate::scenario::load(DUMBBELL, &sets).unwrap()).unwrap();
+        let bottleneck = sim.measured[sim.summary_port].port;
+        let m = sim.net.managed(bottleneck).unwrap();
+        assert_eq!(m.in_order(), in_order, "{aqm}");
+    }
+}
+
+#[test]
+fn only_a_routers_drop_tail_port_fed_by_one_link_qualifies() {
+    let scenario = crate::scenario::load(DUMBBELL, &[]).unwrap();
+    let sim = Simulation::new(scenario).unwrap();
+    let fed: Vec<usize> = (0..sim.sole_inputs.len())
+        .filter(|&p| sim.sole_inputs[p].is_some())
+        .collect();
+    // In the dumbbell, each flow's receiver access port and sender access port (on the way
+    // back) qualify; the bottleneck (managed, fed by every sender) and hosts' ports do not.
+    assert_eq!(fed.len(), 2 * sim.flows.len());
+    for p in fed {
+        let port = &sim.net.ports[p];
+        assert!(matches!(port.queue, PortQueue::Fifo(_)));
+        assert!(matches!(
+            sim.net.nodes[sim.net.ports[sim.sole_inputs[p].unwrap() as usize].to_node as usize],
+            Node::Router { .. }
+        ));
+    }
+}
