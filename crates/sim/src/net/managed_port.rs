@@ -6,7 +6,7 @@
 //! One queue whose AQM never decides at dequeue ([`aqm::Aqm::decides_at_dequeue`]) sends its
 //! packets in the order they join, back to back: the port is *in order*. Each packet's departure
 //! is then known when it joins, and the simulator sends it on at once
-//! ([`ManagedQueue::join_in_order`]), with no end-of-transmission event; the queue makes its
+//! ([`ManagedQueue::offer_in_order`]), with no end-of-transmission event; the queue makes its
 //! departures, each at its own time, whenever it is next used ([`ManagedQueue::depart_until`]),
 //! so the AQM hears of them as it would have at each end of transmission.
 
@@ -43,14 +43,14 @@ pub struct ManagedQueue {
     backlog_end_ns: u64,
 }
 
-/// A packet that joined an in-order port ([`ManagedQueue::join_in_order`]).
-pub struct Joined {
-    /// The packet as queued (CE-marked if the AQM marked it).
-    pub pkt: Packet,
-    /// When its transmission ends, ns.
-    pub leaves_ns: u64,
-    /// Whether its transmission started at once (the link was idle).
-    pub started: bool,
+/// What an offer to an in-order port did ([`ManagedQueue::offer_in_order`]).
+pub struct Offered {
+    /// Packets put on the link during the offer: the departures that came due, and the
+    /// offered packet when the link was idle.
+    pub sent: u64,
+    /// If the packet joined: the packet as queued (CE-marked if the AQM marked it) and when its
+    /// transmission ends, ns.
+    pub joined: Option<(Packet, u64)>,
 }
 
 impl ManagedQueue {
@@ -81,7 +81,7 @@ impl ManagedQueue {
     }
 
     /// Whether the port is in order: its packets are sent on when they join
-    /// ([`ManagedQueue::join_in_order`]) and it has no end-of-transmission events.
+    /// ([`ManagedQueue::offer_in_order`]) and it has no end-of-transmission events.
     pub fn in_order(&self) -> bool {
         self.in_order
     }
@@ -193,19 +193,19 @@ impl ManagedQueue {
         started
     }
 
-    /// In order, with the departures due by `now_ns` made: offer an arriving packet. When it
+    /// In order: make the departures due by `now_ns`, then offer an arriving packet. When it
     /// joins, it leaves after the packets ahead of it, back to back; its transmission starts
     /// at once if the link is idle.
-    pub fn join_in_order(
+    pub fn offer_in_order(
         &mut self,
         now_ns: u64,
         pkt: Packet,
         rate_bps: u64,
         counts: &mut PacketCounts,
-    ) -> Option<Joined> {
-        debug_assert!(self.in_order && !(self.busy && self.tx_end_ns <= now_ns));
+    ) -> Offered {
+        let mut sent = self.depart_until(now_ns, rate_bps, counts);
         if !self.enqueue(now_ns, pkt, counts) {
-            return None;
+            return Offered { sent, joined: None };
         }
         let Discipline::Single(q) = &self.discipline else {
             unreachable!("an in-order port holds one queue");
@@ -217,12 +217,13 @@ impl ManagedQueue {
             now_ns
         };
         self.backlog_end_ns = start_ns + tx_time_ns(pkt.bytes(), rate_bps);
-        let started = !self.busy && self.start_next(now_ns, rate_bps, counts) == 1;
-        Some(Joined {
-            pkt,
-            leaves_ns: self.backlog_end_ns,
-            started,
-        })
+        if !self.busy {
+            sent += self.start_next(now_ns, rate_bps, counts);
+        }
+        Offered {
+            sent,
+            joined: Some((pkt, self.backlog_end_ns)),
+        }
     }
 
     /// In order, with the link idle at `at_ns`: put the head packet on it, if any. Returns

@@ -43,9 +43,10 @@ pub(super) fn early_hosts(net: &Network, flows: &[Flow]) -> Vec<bool> {
 /// 0, after every other event of their time).
 pub(super) struct Ahead {
     step_ns: u64,
-    /// The index of the next sample to be taken.
-    next_sample: u64,
-    /// Per later sample (`next_sample + 1` first), each group's bytes.
+    /// When the next sample is taken, ns.
+    next_sample_ns: u64,
+    /// Per sample after the next one (the first bin is the one just after it), each group's
+    /// bytes.
     bins: VecDeque<Vec<u64>>,
     groups: usize,
 }
@@ -55,7 +56,7 @@ impl Ahead {
     pub(super) fn new(step_ns: u64, groups: usize) -> Self {
         Ahead {
             step_ns,
-            next_sample: 0,
+            next_sample_ns: 0,
             bins: VecDeque::new(),
             groups,
         }
@@ -64,12 +65,12 @@ impl Ahead {
     /// `bytes` of `group` delivered at `at_ns`: into the series now if the next sample counts
     /// them, else kept for the sample that does.
     pub(super) fn delivered(&mut self, series: &mut Series, group: u32, bytes: u64, at_ns: u64) {
-        let sample = at_ns.div_ceil(self.step_ns);
-        if sample <= self.next_sample {
+        if at_ns <= self.next_sample_ns {
             series.delivered(group, bytes);
             return;
         }
-        let i = (sample - self.next_sample - 1) as usize;
+        // Bins follow the next sample's: the first holds the sample after it.
+        let i = ((at_ns - self.next_sample_ns).div_ceil(self.step_ns) - 1) as usize;
         while self.bins.len() <= i {
             self.bins.push_back(vec![0; self.groups]);
         }
@@ -78,7 +79,7 @@ impl Ahead {
 
     /// A sample was taken: the bytes the next one counts join the series.
     pub(super) fn sampled(&mut self, series: &mut Series) {
-        self.next_sample += 1;
+        self.next_sample_ns += self.step_ns;
         if let Some(bin) = self.bins.pop_front() {
             Self::pour(series, &bin);
         }

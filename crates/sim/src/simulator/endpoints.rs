@@ -182,9 +182,10 @@ impl Simulation {
                 }
             }
             Agent::Probe(probe) => {
-                (self.ahead).delivered(&mut self.series, f.group, u64::from(pkt.bytes()), now);
+                let bytes = u64::from(pkt.bytes());
+                self.ahead.delivered(&mut self.series, f.group, bytes, now);
                 if window.contains(now) {
-                    f.stats.delivered_bytes += u64::from(pkt.bytes());
+                    f.stats.delivered_bytes += bytes;
                 }
                 if probe.arrive(&pkt, now, &mut self.outbox) {
                     let host = f.ends.receiver;

@@ -64,18 +64,23 @@ impl Simulation {
                     None => self.counts.dropped(&pkt),
                 }
             }
-            PortQueue::Managed(_) if now != self.now_ns => {
-                unreachable!("a managed port takes packets at the time of the event run")
-            }
             PortQueue::Managed(m) if m.in_order() => {
+                debug_assert_eq!(
+                    now, self.now_ns,
+                    "a managed port takes packets at event time"
+                );
                 let (rate_bps, delay_ns) = (port.rate_bps, port.delay_ns);
-                self.link_transmissions += m.depart_until(now, rate_bps, &mut self.counts);
-                if let Some(joined) = m.join_in_order(now, pkt, rate_bps, &mut self.counts) {
-                    self.link_transmissions += u64::from(joined.started);
-                    self.send_on(port_id, joined.leaves_ns + delay_ns, joined.pkt);
+                let offered = m.offer_in_order(now, pkt, rate_bps, &mut self.counts);
+                self.link_transmissions += offered.sent;
+                if let Some((pkt, leaves_ns)) = offered.joined {
+                    self.send_on(port_id, leaves_ns + delay_ns, pkt);
                 }
             }
             PortQueue::Managed(m) => {
+                debug_assert_eq!(
+                    now, self.now_ns,
+                    "a managed port takes packets at event time"
+                );
                 let start = m.enqueue(now, pkt, &mut self.counts) && !m.busy;
                 // Under flow queueing (or priority bands) a new flow queue's AQM may want its
                 // timer before the one queued.
@@ -92,8 +97,8 @@ impl Simulation {
         }
     }
 
-    /// An in-order managed port's departures due by now ([`crate::net::managed_port::ManagedQueue::depart_until`]),
-    /// before anything else looks at its queue.
+    /// An in-order managed port's departures due by now, before anything else looks at its
+    /// queue (`ManagedQueue::depart_until`).
     pub(super) fn depart_until_now(&mut self, port_id: u32) {
         let port = &mut self.net.ports[port_id as usize];
         if let PortQueue::Managed(m) = &mut port.queue {
