@@ -9,7 +9,7 @@ AQMLAB := $(PYTHON) -m aqmlab.cli
 export PATH := $(dir $(CARGO)):$(PATH)
 export PYO3_PYTHON := $(abspath $(PYTHON))
 
-.PHONY: build run test fuzz lint bench bench-reproduce
+.PHONY: build run test fuzz lint bench bench-reproduce ns3
 
 # The virtual environment with the Python build and test tools, and Ray for the tests of
 # `--backend ray` (a cp311 manylinux wheel exists for this version).
@@ -44,6 +44,11 @@ lint: $(VENV)/.installed
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(VENV)/bin/ruff check python tests benches examples
+
+# aqmlab's C library and the ns-3 example program with the AqmlabQueueDisc (needs libns3-dev;
+# docs/ns3.md): target/ns3-bridge/aqmlab-dumbbell.
+ns3:
+	CARGO=$(CARGO) bash ns3/build.sh
 
 bench: build
 	$(PYTHON) benches/bench.py

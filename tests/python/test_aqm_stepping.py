@@ -17,8 +17,8 @@ def test_flow_queueing_disciplines_are_refused_in_one_line():
         with pytest.raises(_core.ScenarioError) as info:
             _core.AqmStepper(name, {})
         assert str(info.value) == (
-            f"queue.aqm: {name} is a multi-queue discipline (flow queueing, CAKE or DualPI2), "
-            "which runs only in a simulated port; choose a single-queue AQM"
+            f"aqm: {name} is a multi-queue discipline (flow queueing, CAKE or DualPI2), "
+            "which runs only inside aqmlab's simulator; choose a single-queue AQM"
         )
 
 

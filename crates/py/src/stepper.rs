@@ -175,14 +175,8 @@ impl AqmStepper {
             let value = to_toml(&format!("{name}.{key}"), &v).map_err(build_err)?;
             table.insert(key, value);
         }
-        let mut queue = Table::new();
-        queue.insert("aqm".into(), Value::String(name.to_string()));
-        queue.insert("limit_pkts".into(), Value::Integer(limit_pkts.into()));
-        if !table.is_empty() {
-            queue.insert(name.to_string(), Value::Table(table.clone()));
-        }
-        let spec = sim::scenario::parse::queue_spec(&queue).map_err(scenario_err)?;
-        let aqm = sim::aqm_factory::build(&spec, rate_mbps * 1e6).map_err(scenario_err)?;
+        let aqm = sim::aqm_factory::build_named(name, table.clone(), limit_pkts, rate_mbps * 1e6)
+            .map_err(scenario_err)?;
         let d = described(name)?;
         let params = d
             .docs

@@ -16,21 +16,35 @@ use crate::scenario::{QueueSpec, ScenarioError};
 use aqm::{Aqm, AqmParams, LinkContext, ParamsVisitor, Scheduler};
 use toml::{Table, Value};
 
-/// The AQM of a single queue of `spec` feeding a link of `rate_bps` (the scenario's
-/// `[queue]`, for hosts that run one queue such as the Python stepper); an error for a
-/// multi-queue discipline.
-pub fn build(spec: &QueueSpec, rate_bps: f64) -> Result<Box<dyn Aqm>, ScenarioError> {
-    match one_discipline("queue", spec, rate_bps)? {
+/// The AQM called `name` with `params` (its `[queue.<name>]` table, keys as the scenario format
+/// has them) for a single queue of `limit_pkts` feeding a link of `rate_bps`: what a host that
+/// runs one queue outside the simulator (the Python stepper, the C ABI) builds. Errors are the
+/// scenario reader's, with paths inside the queue's table (`red.p_max: must be in (0, 1]`); a
+/// multi-queue discipline is refused, naming `aqm`.
+pub fn build_named(
+    name: &str,
+    params: Table,
+    limit_pkts: u32,
+    rate_bps: f64,
+) -> Result<Box<dyn Aqm>, ScenarioError> {
+    let mut queue = Table::new();
+    queue.insert("aqm".into(), Value::String(name.to_string()));
+    queue.insert("limit_pkts".into(), Value::Integer(limit_pkts.into()));
+    if !params.is_empty() {
+        queue.insert(name.to_string(), Value::Table(params));
+    }
+    let spec = crate::scenario::parse::queue_spec(&queue)?;
+    match one_discipline("queue", &spec, rate_bps)? {
         Discipline::Single(q) => Ok(q.into_aqm()),
         Discipline::FlowQueues(_)
         | Discipline::Cake(_)
         | Discipline::DualPi2(_)
         | Discipline::Prio(_)
         | Discipline::Shaped(_) => Err(ScenarioError::new(
-            "queue.aqm",
+            "aqm",
             format!(
                 "{} is a multi-queue discipline (flow queueing, CAKE or DualPI2), which runs \
-                 only in a simulated port; choose a single-queue AQM",
+                 only inside aqmlab's simulator; choose a single-queue AQM",
                 spec.aqm
             ),
         )),
