@@ -92,3 +92,20 @@ def test_the_transcripts_of_the_page_hold(program):
         printed = done.stdout if done.returncode == 0 else done.stderr
         assert printed.strip() == line, args
         assert done.returncode == (2 if line.startswith("AqmlabQueueDisc: ") else 0)
+
+
+def test_the_validation_program_runs_an_aqm_through_the_bridge():
+    """`aqmlab validate ns3 --bridge` builds the validation's dumbbell program with the
+    AqmlabQueueDisc and runs a case of an AQM that ns-3 lacks."""
+    from aqmlab.validate.ns3 import program as ns3_program
+    from aqmlab.validate.ns3 import suite
+
+    prog = ns3_program.program(bridge=True)
+    assert prog.path.name == f"betared_dumbbell_bridge-{prog.digest}"
+    done = suite.run_ns3(prog.path, suite.Case(1, "abetared", 10, 4.0, 2.0), 1, 300.0, True)
+    assert done["ns3"]["qdisc_type"] == "ns3::AqmlabQueueDisc"
+    assert done["ns3"]["qdisc_attributes"]["Aqm"] == "abetared"
+    summary = done["summary"]
+    assert 0.9 < summary["link_efficiency"] <= 1.0
+    assert 0.0 < summary["avg_queue_pkts"] <= 1000.0
+    assert summary["bottleneck_arrivals"] >= summary["bottleneck_departures"] > 0

@@ -76,6 +76,12 @@ def cmd_ns3(args: argparse.Namespace) -> int:
     from ..validate.ns3 import suite as validate_ns3
 
     error: ErrorType = args.validate_error
+    if args.bridge and args.betared:
+        raise error("--bridge and --betared: choose one")
+    if args.bridge:
+        return cmd_ns3_bridge(args)
+    if args.betared:
+        return cmd_ns3_betared(args)
     try:
         g = validate_ns3.grid(args.quick, None, args.tcp)
         if args.aqm is not None:
@@ -114,6 +120,68 @@ def cmd_ns3(args: argparse.Namespace) -> int:
         paths.append(path)
         tables.append(table)
     return _report(outcome, "\n\n".join(tables), paths if docs is None else [*paths, docs])
+
+
+def _bridge_programs(error: ErrorType, check_arguments: Callable[[], object]) -> Any:
+    """The two ns-3 program builds (ns-3's own queue discs, and the bridge), after checking the
+    sources, the tools and every run's arguments (`check_arguments`); the one-line usage
+    error otherwise."""
+    from ..validate.common import ValidationError
+    from ..validate.ns3 import bridge
+    from ..validate.ns3 import program as ns3_program
+    from ..validate.ns3 import suite as validate_ns3
+
+    try:
+        validate_ns3.check_files()
+        ns3_program.check_tools()
+        check_arguments()
+        return bridge.Programs(ns3_program.program(), ns3_program.program(bridge=True))
+    except ValidationError as e:
+        raise error(str(e)) from None
+
+
+def cmd_ns3_bridge(args: argparse.Namespace) -> int:
+    """`validate ns3 --bridge`: every single-queue aqmlab AQM inside ns-3 through the bridge,
+    against aqmlab and, where ns-3 has one, against ns-3's own queue disc."""
+    from ..validate.common import default_jobs, in_checkout
+    from ..validate.ns3 import bridge
+    from ..validate.ns3 import suite as validate_ns3
+
+    error: ErrorType = args.validate_error
+    if args.tcp is not None:
+        raise error("--tcp: not with --bridge (the bridge runs the AQMs' grid)")
+    try:
+        g = bridge.grid(args.quick, args.aqm)
+    except ValueError as e:
+        raise error(str(e)) from None
+    progs = _bridge_programs(error, lambda: [validate_ns3.ns3_args(c, 1, True) for c in g.cases])
+    out = _out_dir(args, "ns3-bridge")
+    jobs = args.jobs or default_jobs()
+    outcome = bridge.execute(out, g, jobs, progs, on_done=_on_done(args))
+    # The quick grid's page is the project's page (the full grid takes a day of ns-3 runs).
+    whole = args.quick and args.aqm is None and in_checkout()
+    docs = bridge.DOCS_PAGE if whole else None
+    path, table = bridge.write_outputs(out, g, args.quick, progs, docs)
+    return _report(outcome, table, [path] if docs is None else [path, docs])
+
+
+def cmd_ns3_betared(args: argparse.Namespace) -> int:
+    """`validate ns3 --betared`: the BetaRED paper's Figs. 8 and 9 in ns-3.37 (ABetaRED and
+    DBetaRED through the bridge) and in aqmlab, judged by the reproduction's criteria."""
+    from ..validate.common import default_jobs
+    from ..validate.ns3 import betared_ns3
+
+    error: ErrorType = args.validate_error
+    if args.tcp is not None or args.aqm is not None:
+        raise error("--betared: runs the figures' own AQMs; drop --aqm and --tcp")
+    pts = betared_ns3.points(args.quick)
+    progs = _bridge_programs(error, lambda: [betared_ns3.ns3_args(p) for p in pts])
+    out = _out_dir(args, "ns3-betared")
+    jobs = args.jobs or default_jobs()
+    outcome = betared_ns3.execute(out, pts, jobs, progs, on_done=_on_done(args))
+    path = betared_ns3.write_outputs(out, pts, progs, args.quick)
+    table = path.read_text().split("\n## ")[0].split("\n\n", 2)[-1]
+    return _report(outcome, table, [path])
 
 
 def _names(text: str) -> list[str]:
@@ -181,6 +249,23 @@ def add_parser(commands: Any, error: ErrorType) -> argparse.ArgumentParser:
         "the ns-3 mapping names) on scenario 1 at N = 50 through drop tail (DCTCP: RED step "
         "marking; BBR: also FQ-CoDel); --aqm then keeps those AQMs' cases of it; the page stays "
         "in the output folder",
+    )
+    p.add_argument(
+        "--bridge",
+        action="store_true",
+        help="cross-validation instead: every single-queue aqmlab AQM run inside ns-3 through "
+        "the AqmlabQueueDisc (docs/ns3.md) against aqmlab's own simulator, and against ns-3's "
+        "own queue disc where ns-3 has one (quick: N = 50 and 200, 20 s, seeds 1-2, about a "
+        "quarter of an hour, rewrites docs/validation-ns3-bridge.md; the full grid: N up to "
+        "800, 50 s, seeds 1-3); needs the checkout",
+    )
+    p.add_argument(
+        "--betared",
+        action="store_true",
+        help="the BetaRED paper's Figs. 8 and 9 in ns-3.37 instead (ABetaRED and DBetaRED "
+        "through the bridge, ARED, CoDel and PIE as ns-3's own) and in aqmlab, each judged by "
+        "the reproduction's criteria (quick: 15 ns-3 runs of 100 s, about half an hour on two "
+        "cores; full: 90 runs of 250 s, about a day); needs the checkout",
     )
     _add_common(p, "ns3")
     p.set_defaults(func=cmd_ns3)

@@ -202,6 +202,8 @@ apt-get install libns3-dev g++                   # ns-3.37 on Debian 12
 .venv/bin/aqmlab validate ns3 --jobs 2           # the full grid: hours; rewrites this page
 .venv/bin/aqmlab validate ns3 --aqm fq_codel     # one AQM's cases of the full grid
 .venv/bin/aqmlab validate ns3 --tcp all          # the TCP grid: each congestion control, N = 50
+.venv/bin/aqmlab validate ns3 --bridge --quick   # the AQMs inside ns-3 (validation-ns3-bridge.md)
+.venv/bin/aqmlab validate ns3 --betared --quick  # the BetaRED paper's Figs. 8 and 9 in ns-3.37
 validation/ns3/run_ns3.sh --duration=20 --schedule=constant --flows=100   # the program by hand
 ```
 Runs are stored under `results/validate-ns3[-quick]/runs/` as they finish; an interrupted

@@ -38,6 +38,18 @@ LIBS = (
     "-lns3-core",
 )
 CXX_FLAGS = ("-O2", "-std=c++17")
+BRIDGE_QUEUE_DISC = ROOT / "ns3" / "aqmlab-queue-disc.cc"
+BRIDGE_INCLUDE = ROOT / "crates" / "capi" / "include"
+BRIDGE_SOURCES = (
+    BRIDGE_QUEUE_DISC,
+    ROOT / "ns3" / "aqmlab-queue-disc.h",
+    BRIDGE_INCLUDE / "aqmlab.h",
+)
+BRIDGE_LIBRARY = ROOT / "target" / "release" / "libaqmlab.a"
+"""The bridge's C library, linked statically so that a build keeps the AQM code it was made
+with (its bytes are in the build's digest)."""
+BRIDGE_FLAGS = ("-DAQMLAB_BRIDGE",)
+BRIDGE_SYSTEM_LIBS = ("-lpthread", "-ldl", "-lm")
 BUILD_TIMEOUT_S = 900.0
 
 # ---------------------------------------------------------------------------------------------
@@ -78,31 +90,37 @@ def program_sources() -> tuple[Path, ...]:
     return (PROGRAM_SOURCE, *PROGRAM_HEADERS)
 
 
-def source_digest(tools: Toolchain) -> str:
-    """Covers the program's sources, the compiler flags and libraries, and ns-3's version."""
+def source_digest(tools: Toolchain, bridge: bool = False) -> str:
+    """Covers the program's sources, the compiler flags and libraries, and ns-3's version; for
+    the bridge build also the bridge's sources and the C library it links."""
     h = hashlib.sha256()
     for path in program_sources():
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     h.update(" ".join((*CXX_FLAGS, *LIBS)).encode() + b"\0" + tools.version_text().encode())
+    if bridge:
+        for path in (*BRIDGE_SOURCES, BRIDGE_LIBRARY):
+            h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        h.update(" ".join(BRIDGE_FLAGS).encode())
     return h.hexdigest()[:12]
 
 
-def build(tools: Toolchain, build_dir: Path = BUILD_DIR) -> Path:
-    """The compiled program, built now unless a build of the same sources exists."""
-    target = build_dir / f"betared_dumbbell-{source_digest(tools)}"
+def build(tools: Toolchain, build_dir: Path = BUILD_DIR, bridge: bool = False) -> Path:
+    """The compiled program, built now unless a build of the same sources exists; with
+    `bridge`, the build that also has the AqmlabQueueDisc (`--aqm=aqmlab`)."""
+    stem = "betared_dumbbell_bridge" if bridge else "betared_dumbbell"
+    target = build_dir / f"{stem}-{source_digest(tools, bridge)}"
     if target.is_file() and os.access(target, os.X_OK):
         return target
     build_dir.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    cmd = [
-        tools.cxx,
-        *CXX_FLAGS,
-        f"-I{tools.include_dir}",
-        str(PROGRAM_SOURCE),
-        "-o",
-        str(tmp),
-        *LIBS,
-    ]
+    units = [str(PROGRAM_SOURCE)]
+    flags = [*CXX_FLAGS, f"-I{tools.include_dir}"]
+    libs = list(LIBS)
+    if bridge:
+        units.append(str(BRIDGE_QUEUE_DISC))
+        flags += [*BRIDGE_FLAGS, f"-I{BRIDGE_INCLUDE}", f"-I{BRIDGE_QUEUE_DISC.parent}"]
+        libs = [str(BRIDGE_LIBRARY), *libs, *BRIDGE_SYSTEM_LIBS]
+    cmd = [tools.cxx, *flags, *units, "-o", str(tmp), *libs]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
         if done.returncode != 0:
@@ -122,6 +140,31 @@ def build(tools: Toolchain, build_dir: Path = BUILD_DIR) -> Path:
     return target
 
 
+def build_c_library() -> None:
+    """aqmlab's C library (`crates/capi`), built with cargo in the checkout (the bridge needs
+    it); ValidationError outside a checkout or when cargo fails."""
+    if not in_checkout():
+        raise ValidationError(
+            "the ns-3 bridge is built from aqmlab's repository checkout (crates/capi, ns3/)"
+        )
+    cargo = (
+        os.environ.get("CARGO") or shutil.which("cargo") or str(Path.home() / ".cargo/bin/cargo")
+    )
+    try:
+        done = subprocess.run(
+            [cargo, "build", "--release", "--quiet", "-p", "aqmlab-capi"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=BUILD_TIMEOUT_S,
+        )
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise ValidationError(f"building aqmlab's C library failed ({e})") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise ValidationError(f"building aqmlab's C library failed ({last.strip()})")
+
+
 @dataclass(frozen=True)
 class Program:
     """The ns-3 program to run and the digest that names its build in run ids."""
@@ -130,9 +173,11 @@ class Program:
     digest: str
 
 
-def program() -> Program:
+def program(bridge: bool = False) -> Program:
     """`AQMLAB_NS3_PROGRAM` when set (named by the digest of its bytes), else the build for the
-    current sources (made now if needed; named by the source digest)."""
+    current sources (made now if needed; named by the source digest); with `bridge`, the build
+    with the AqmlabQueueDisc, whose C library is built first (`AQMLAB_NS3_PROGRAM` names a
+    bridge build then)."""
     given = os.environ.get(PROGRAM_ENV)
     if given:
         path = Path(given)
@@ -140,4 +185,6 @@ def program() -> Program:
             raise ValidationError(f"{PROGRAM_ENV}={given}: not an executable file")
         return Program(path.resolve(), hashlib.sha256(path.read_bytes()).hexdigest()[:12])
     tools = find_ns3()
-    return Program(build(tools), source_digest(tools))
+    if bridge:
+        build_c_library()
+    return Program(build(tools, bridge=bridge), source_digest(tools, bridge))

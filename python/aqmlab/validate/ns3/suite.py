@@ -308,7 +308,11 @@ def max_packet_bytes(sc: Mapping[str, Any]) -> int:
 
 def mapping(case: Case) -> QueueDiscMapping:
     """The ns-3 queue disc for the case's resolved `[queue]`."""
-    sc = resolved(case)
+    return mapping_of(resolved(case))
+
+
+def mapping_of(sc: Mapping[str, Any]) -> QueueDiscMapping:
+    """The ns-3 queue disc for a resolved scenario's `[queue]`."""
     topo = sc["topology"]
     try:
         return queue_disc(
@@ -321,11 +325,35 @@ def mapping(case: Case) -> QueueDiscMapping:
         raise ValidationError(str(e)) from None
 
 
-def ns3_args(case: Case, seed: int) -> list[str]:
+def bridge_qdisc(queue: Mapping[str, Any], seed: int) -> str:
+    """The `--qdisc` attributes of the AqmlabQueueDisc for a resolved `[queue]`: the AQM, every
+    parameter of its table as `key=value` pairs (`;` between them, since `,` separates the
+    attributes), ECN, and the seed, which gives the AQM the random stream that aqmlab's own run
+    of that seed gives the bottleneck's AQM."""
+    aqm = queue["aqm"]
+    if queue.get("limit_bytes", 0):
+        raise ValidationError("queue.limit_bytes: the ns-3 bridge counts its buffer in packets")
+
+    def text(value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return repr(value) if isinstance(value, float) else str(value)
+
+    params = ";".join(f"{k}={text(v)}" for k, v in queue.get(aqm, {}).items())
+    ecn = "true" if queue["ecn"] else "false"
+    return f"Aqm={aqm},Params={params},UseEcn={ecn},Seed={seed}"
+
+
+def ns3_args(case: Case, seed: int, bridge: bool = False) -> list[str]:
     """The program's arguments for one run, all taken from the resolved scenario; seed n is
-    ns-3's RngRun n (RngSeed 1). ValidationError when the scenario is one the program does not
-    build."""
-    sc = resolved(case)
+    ns-3's RngRun n (RngSeed 1). With `bridge`, the queue disc is the case's aqmlab AQM inside
+    ns-3 (`--aqm=aqmlab`, the bridge build of the program) instead of ns-3's own. ValidationError
+    when the scenario is one the program does not build."""
+    return args_of(resolved(case), seed, bridge)
+
+
+def args_of(sc: Mapping[str, Any], seed: int, bridge: bool = False) -> list[str]:
+    """`ns3_args` for any resolved scenario (as nested dicts) that the program builds."""
     topo, traffic, tcp = sc["topology"], sc["traffic"], sc["tcp"]
     for key, value in PROGRAM_TOPOLOGY.items():
         if topo[key] != value:
@@ -337,15 +365,20 @@ def ns3_args(case: Case, seed: int) -> list[str]:
             "topology.router_buffer_pkts and host_buffer_pkts differ: the ns-3 program gives "
             "every port one buffer size"
         )
-    qdisc = mapping(case)
+    if bridge:
+        aqm, qdisc = "aqmlab", bridge_qdisc(sc["queue"], seed)
+    else:
+        name = sc["queue"]["aqm"]
+        aqm, qdisc = PROGRAM_AQMS.get(name, name), mapping_of(sc).argument()
     try:
         tcp_args = tcp_cases.program_args(tcp)
     except tcp_cases.TcpMappingError as e:
         raise ValidationError(str(e)) from None
     flows, jitter = traffic_args(traffic)
-    start, end = sc["measure"]["window"]
+    window = sc["measure"]["window"]
+    start = 0.0 if window == "all" else window[0]
     return [
-        f"--aqm={PROGRAM_AQMS.get(case.aqm, case.aqm)}",
+        f"--aqm={aqm}",
         *flows,
         f"--duration={sc['duration_s']!r}",
         f"--measureFrom={float(start)!r}",
@@ -359,7 +392,7 @@ def ns3_args(case: Case, seed: int) -> list[str]:
         "--stop=quiet",
         "--seed=1",
         f"--run={seed}",
-        f"--qdisc={qdisc.argument()}",
+        f"--qdisc={qdisc}",
     ]
 
 
@@ -416,8 +449,10 @@ def parse_ns3_output(text: str) -> dict[str, Any]:
     return data
 
 
-def run_ns3(program_path: Path, case: Case, seed: int, timeout_s: float) -> dict[str, Any]:
-    args = ns3_args(case, seed)
+def run_ns3(
+    program_path: Path, case: Case, seed: int, timeout_s: float, bridge: bool = False
+) -> dict[str, Any]:
+    args = ns3_args(case, seed, bridge)
     stdout, wall = common.run_process([str(program_path), *args], timeout_s, "ns-3")
     try:
         data = parse_ns3_output(stdout)

@@ -49,6 +49,15 @@ DefaultSpec(const std::string& aqm,
             const std::string& rate,
             const std::string& delay)
 {
+#ifdef AQMLAB_BRIDGE
+    if (aqm == "aqmlab")
+    {
+        // Any aqmlab AQM inside ns-3 through the bridge (ns3/aqmlab-queue-disc.h, compiled in
+        // with -DAQMLAB_BRIDGE): the AQM and its parameters come with --qdisc=Aqm=NAME,
+        // Params=key=value;key=value,UseEcn=...,Seed=...
+        return {"ns3::AqmlabQueueDisc", {{"MaxSize", buffer}, {"LinkBandwidth", rate}}};
+    }
+#endif
     if (aqm == "droptail")
     {
         // aqmlab queue.limit_pkts = 1000
