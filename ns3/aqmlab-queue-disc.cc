@@ -115,7 +115,9 @@ AqmlabQueueDisc::AqmlabQueueDisc()
       m_pIndex(-1),
       m_qAvg(0.0),
       m_p(0.0),
-      m_timerAtNs(0)
+      m_timerAtNs(0),
+      m_departuresAtWire(false),
+      m_onDeviceBytes(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -220,7 +222,52 @@ AqmlabQueueDisc::CheckConfig()
 void
 AqmlabQueueDisc::InitializeParams()
 {
+    // An AQM that never decides at dequeue only observes departures: it sees each one when the
+    // packet starts onto the wire, where the device reports it, as aqmlab's simulator and ns-2
+    // show departures (RED starts its idle period there). The queue disc itself hands packets
+    // to the device's transmit queue about a packet time earlier.
+    Ptr<NetDeviceQueueInterface> ndqi = GetNetDeviceQueueInterface();
+    Ptr<NetDevice> device = ndqi ? ndqi->GetObject<NetDevice>() : nullptr;
+    m_departuresAtWire =
+        aqmlab_aqm_decides_at_dequeue(m_aqm) == 0 && device &&
+        device->TraceConnectWithoutContext("PhyTxBegin",
+                                           MakeCallback(&AqmlabQueueDisc::OnWireStart, this));
     AfterCall(AQMLAB_OK);
+}
+
+void
+AqmlabQueueDisc::OnWireStart(Ptr<const Packet> packet)
+{
+    uint64_t uid = packet->GetUid();
+    auto it = m_onDevice.begin();
+    while (it != m_onDevice.end() && it->uid != uid)
+    {
+        ++it;
+    }
+    if (it == m_onDevice.end())
+    {
+        return; // not a packet of this queue disc
+    }
+    OnDevice departing = *it;
+    // Packets handed over before it and never sent (lost in the device) leave the record.
+    for (auto gone = m_onDevice.begin(); gone != it + 1; ++gone)
+    {
+        m_onDeviceBytes -= gone->sizeBytes;
+    }
+    m_onDevice.erase(m_onDevice.begin(), it + 1);
+    Ptr<QueueDisc::InternalQueue> queue = GetInternalQueue(0);
+    uint64_t now = NowNs();
+    uint64_t waitingPkts = queue->GetNPackets() + m_onDevice.size();
+    uint32_t limit = GetMaxSize().GetValue();
+    uint32_t queuePkts = waitingPkts > limit ? limit : static_cast<uint32_t>(waitingPkts);
+    uint64_t queueBytes = queue->GetNBytes() + m_onDeviceBytes;
+    AfterCall(aqmlab_aqm_dequeue(m_aqm,
+                                 now,
+                                 now - departing.joinedNs,
+                                 departing.sizeBytes,
+                                 departing.ect,
+                                 queuePkts,
+                                 queueBytes < queuePkts ? queuePkts : queueBytes));
 }
 
 void
@@ -312,6 +359,12 @@ AqmlabQueueDisc::DoDequeue()
         }
         uint64_t joined = static_cast<uint64_t>(item->GetTimeStamp().GetNanoSeconds());
         bool ect = IsEct(item);
+        if (m_departuresAtWire)
+        {
+            m_onDevice.push_back({item->GetPacket()->GetUid(), joined, item->GetSize(), ect});
+            m_onDeviceBytes += item->GetSize();
+            return item;
+        }
         int32_t verdict = aqmlab_aqm_dequeue(m_aqm,
                                              now,
                                              now - joined,

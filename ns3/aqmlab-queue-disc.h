@@ -15,10 +15,12 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/packet.h"
 #include "ns3/queue-disc.h"
 #include "ns3/traced-value.h"
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,19 @@ class AqmlabQueueDisc : public QueueDisc
     // the AQM's state, and the timer event its next timer.
     void AfterCall(int32_t status);
     void OnTimer();
+    // The device's PhyTxBegin: a packet of this queue disc starts onto the wire.
+    void OnWireStart(Ptr<const Packet> packet);
+
+    // A packet handed to the device and not yet on the wire, for AQMs that only observe
+    // departures: they see each departure when its packet starts onto the wire, as in
+    // aqmlab's simulator, with the packets still waiting in the device counted in the queue.
+    struct OnDevice
+    {
+        uint64_t uid;
+        uint64_t joinedNs;
+        uint32_t sizeBytes;
+        bool ect;
+    };
 
     std::string m_aqmName;
     std::string m_params;
@@ -75,6 +90,9 @@ class AqmlabQueueDisc : public QueueDisc
     TracedValue<double> m_p;
     EventId m_timer;
     uint64_t m_timerAtNs;
+    bool m_departuresAtWire; // departures observed at PhyTxBegin (see OnDevice)
+    std::deque<OnDevice> m_onDevice;
+    uint64_t m_onDeviceBytes;
 };
 
 } // namespace ns3
