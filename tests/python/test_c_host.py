@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from aqmlab.validate.ns3 import program as ns3_program
+
 ROOT = Path(__file__).resolve().parents[2]
 CC = os.environ.get("CC") or "cc"
 
@@ -19,21 +21,12 @@ CC = os.environ.get("CC") or "cc"
 def step(tmp_path_factory) -> Path:
     if shutil.which(CC) is None:
         pytest.skip(f"no C compiler `{CC}`")
-    home_cargo = str(Path.home() / ".cargo/bin/cargo")
-    cargo = os.environ.get("CARGO") or shutil.which("cargo") or home_cargo
-    built = subprocess.run(
-        [cargo, "build", "--release", "--quiet", "-p", "aqmlab-capi"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert built.returncode == 0, built.stderr
+    ns3_program.build_c_library()  # cargo build --release -p aqmlab-capi
     out = tmp_path_factory.mktemp("c") / "step"
     flags = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"]
     compiled = subprocess.run(
-        [CC, *flags, f"-I{ROOT / 'crates/capi/include'}", str(ROOT / "crates/capi/examples/step.c"),
-         str(ROOT / "target/release/libaqmlab.a"), "-lpthread", "-ldl", "-lm", "-o", str(out)],
+        [CC, *flags, f"-I{ns3_program.BRIDGE_INCLUDE}", str(ROOT / "crates/capi/examples/step.c"),
+         str(ns3_program.BRIDGE_LIBRARY), "-lpthread", "-ldl", "-lm", "-o", str(out)],
         capture_output=True,
         text=True,
         timeout=300,

@@ -158,7 +158,9 @@ def test_betared_figures_run_in_both_simulators_and_are_judged_alike(tmp_path, p
     assert all(c.verdict != "Not run" for c in judged["aqmlab"])
     # The fake gives every AQM the same values: DBetaRED ties for the lowest RMS distance.
     assert judged["ns3"][2].verdict == "Agrees"
-    text = betared_ns3.write_outputs(out, some, progs, True).read_text()
+    path, table = betared_ns3.write_outputs(out, some, progs, True)
+    text = path.read_text()
+    assert table in text
     assert "| claim | aqmlab | ns-3.37 |" in text and "| fig9 | " in text
     assert "| fig8 | aqm=dbetared, N_max=800, seed=1 | " in text
     assert betared_ns3.execute(out, some, 2, progs).ran == 0

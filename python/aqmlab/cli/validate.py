@@ -179,8 +179,7 @@ def cmd_ns3_betared(args: argparse.Namespace) -> int:
     out = _out_dir(args, "ns3-betared")
     jobs = args.jobs or default_jobs()
     outcome = betared_ns3.execute(out, pts, jobs, progs, on_done=_on_done(args))
-    path = betared_ns3.write_outputs(out, pts, progs, args.quick)
-    table = path.read_text().split("\n## ")[0].split("\n\n", 2)[-1]
+    path, table = betared_ns3.write_outputs(out, pts, progs, args.quick)
     return _report(outcome, table, [path])
 
 

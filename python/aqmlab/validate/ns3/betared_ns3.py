@@ -158,9 +158,23 @@ def _value(x: Any) -> str:
     return "–" if not isinstance(x, float) or not math.isfinite(x) else f"{x:.4g}"
 
 
+def verdict_table(store: RunStore, pts: Sequence[Point], progs: Programs) -> str:
+    """The three claims' verdicts and evidence from each simulator, side by side."""
+    judged = verdicts(store, pts, progs)
+    lines = [
+        "| claim | aqmlab | ns-3.37 | evidence, aqmlab | evidence, ns-3.37 |",
+        "|---|---|---|---|---|",
+    ]
+    for ours, theirs in zip(judged["aqmlab"], judged["ns3"]):
+        lines.append(
+            f"| {ours.id} | {ours.verdict} | {theirs.verdict} | {ours.evidence} | "
+            f"{theirs.evidence} |"
+        )
+    return "\n".join(lines)
+
+
 def report(store: RunStore, pts: Sequence[Point], progs: Programs, quick: bool) -> str:
     """The report: the verdicts side by side, then every run's values in both simulators."""
-    judged = verdicts(store, pts, progs)
     lines = [
         "# The BetaRED paper's Figs. 8 and 9 in ns-3.37 and in aqmlab",
         "",
@@ -170,15 +184,7 @@ def report(store: RunStore, pts: Sequence[Point], progs: Programs, quick: bool) 
         f"Builds: {common.aqmlab_build()}, ns-3 program {progs.native.digest}, "
         f"bridge {progs.bridge.digest}.",
         "",
-        "| claim | aqmlab | ns-3.37 | evidence, aqmlab | evidence, ns-3.37 |",
-        "|---|---|---|---|---|",
-    ]
-    for ours, theirs in zip(judged["aqmlab"], judged["ns3"]):
-        lines.append(
-            f"| {ours.id} | {ours.verdict} | {theirs.verdict} | {ours.evidence} | "
-            f"{theirs.evidence} |"
-        )
-    lines += [
+        verdict_table(store, pts, progs),
         "",
         "## Every run",
         "",
@@ -201,8 +207,10 @@ def report(store: RunStore, pts: Sequence[Point], progs: Programs, quick: bool) 
     return "\n".join(lines) + "\n"
 
 
-def write_outputs(out: Path, pts: Sequence[Point], progs: Programs, quick: bool) -> Path:
-    """Write `report.md` from the stored runs; returns its path."""
-    text = report(RunStore(out), pts, progs, quick)
-    write_file(out / REPORT, text)
-    return out / REPORT
+def write_outputs(
+    out: Path, pts: Sequence[Point], progs: Programs, quick: bool
+) -> tuple[Path, str]:
+    """Write `report.md` from the stored runs; returns its path and the verdict table."""
+    store = RunStore(out)
+    write_file(out / REPORT, report(store, pts, progs, quick))
+    return out / REPORT, verdict_table(store, pts, progs)
