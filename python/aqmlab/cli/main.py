@@ -1,6 +1,6 @@
 """The `aqmlab` command: the parser of every command group (`run`, `sweep`, `inspect`, `model`,
-`validate`), and `main`, which turns a user's mistake into one line with exit status 2 and an
-interrupt into 130 or 143."""
+`validate`, `evaluate`), and `main`, which turns a user's mistake into one line with exit
+status 2 and an interrupt into 130 or 143."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from ..engine.outdir import OutputError
 from ..sweeps.interrupt import Interrupted, handle_sigterm
 from ..sweeps.usage import BackendError, ExperimentError
 from .arg_types import CliError
+from .evaluate import add_parser as add_evaluate_parser
 from .inspect import add_parser as add_inspect_parser
 from .model import add_parser as add_model_parser
 from .run import add_parsers as add_run_parsers
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_sweep_parsers(commands)
     add_model_parser(commands, CliError)
     add_validate_parser(commands, CliError)
+    add_evaluate_parser(commands)
     add_inspect_parser(commands, CliError)
     return parser
 

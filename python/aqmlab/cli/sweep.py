@@ -147,7 +147,7 @@ RESUME_HELP = (
 )
 
 
-def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--backend",
         choices=BACKENDS,
@@ -175,7 +175,7 @@ def add_parsers(commands: Any) -> None:
     p_sweep.add_argument("file", metavar="EXPERIMENT", help="experiment TOML file")
     p_sweep.add_argument("--quick", action="store_true", help="use the file's [quick] grid")
     p_sweep.add_argument("--jobs", type=job_count, help=jobs_help)
-    _add_backend_arguments(p_sweep)
+    add_backend_arguments(p_sweep)
     p_sweep.add_argument(
         "--out",
         metavar="DIR",
@@ -194,7 +194,7 @@ def add_parsers(commands: Any) -> None:
         "--quick", action="store_true", help="reduced grids and shorter runs (a few minutes)"
     )
     p_repro.add_argument("--jobs", type=job_count, help=jobs_help)
-    _add_backend_arguments(p_repro)
+    add_backend_arguments(p_repro)
     p_repro.add_argument(
         "--out",
         metavar="DIR",

@@ -42,7 +42,7 @@ MARKER = ".aqmlab.jsonl"
 LEGACY_MARKER = ".aqmlab.json"
 """The marker of versions that did not list their files; such a folder is refused."""
 
-RESUMABLE = ("sweep", "reproduce", "bridge", "plot", "validate")
+RESUMABLE = ("sweep", "reproduce", "bridge", "plot", "validate", "evaluate")
 """Kinds whose folder is resumed or added to rather than replaced."""
 
 TEMP_TAG = ".aqmlab-tmp-"

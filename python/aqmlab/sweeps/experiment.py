@@ -10,7 +10,7 @@ import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ TOP_KEYS = {
 }  # fmt: skip
 SCENARIO_KEYS = {"duration_s", "topology", "queue", "tcp", "traffic", "measure"}
 """Top-level keys of a scenario file, which tell one given where an experiment is expected."""
-AXIS_KEYS = {"name", "label", "key", "keys", "values", "columns"}
+AXIS_KEYS = {"name", "label", "key", "keys", "values", "columns", "cases"}
 PLOT_KEYS = {"kind", "x", "y", "lines", "panels", "target", "moving_average_s", "x_log"}
 QUICK_KEYS = {"seeds", "fixed", "values", "plot"}
 PLOT_KINDS = ("lines", "traces", "latency", "coexistence")
@@ -99,13 +99,16 @@ def window_phrase(table: Any) -> str:
 class Axis:
     """One grid dimension. `keys` are the scenario keys it sets; each item of `values` is one
     value for every key (a scalar, broadcast to all keys) or a list with one value per key
-    (a "zipped" axis such as (q_min, q_max) pairs)."""
+    (a "zipped" axis such as (q_min, q_max) pairs). An axis of named cases has no keys:
+    each value is a case name and `cases` maps it to the (key, value) overrides it applies,
+    any TOML value (a whole flow-group array, say)."""
 
     name: str
     keys: tuple[str, ...]
     values: tuple[Any, ...]
     label: str = ""
     columns: tuple[str, ...] = ()
+    cases: Mapping[str, tuple[tuple[str, Any], ...]] | None = None
 
     @property
     def zipped(self) -> bool:
@@ -113,6 +116,8 @@ class Axis:
 
     def assignments(self, value: Any) -> list[tuple[str, Any]]:
         """The (scenario key, value) pairs that set this axis to `value`."""
+        if self.cases is not None:
+            return list(self.cases[value])
         if isinstance(value, (list, tuple)):
             return list(zip(self.keys, value))
         return [(key, value) for key in self.keys]
@@ -395,8 +400,11 @@ def _axes(value: Any, fail) -> tuple[Axis, ...]:
             )
         if name in {a.name for a in axes} or name in ("seed", "run_id", "experiment"):
             raise fail(f"{where}: name already used")
+        if "cases" in item:
+            axes.append(_cases_axis(name, item, fail, where))
+            continue
         if ("key" in item) == ("keys" in item):
-            raise fail(f"{where}: give exactly one of key or keys")
+            raise fail(f"{where}: give exactly one of key or keys, or a table of cases")
         keys = [item["key"]] if "key" in item else item["keys"]
         if (
             not isinstance(keys, list)
@@ -425,6 +433,40 @@ def _axes(value: Any, fail) -> tuple[Axis, ...]:
     return tuple(axes)
 
 
+def _cases_axis(name: str, item: Mapping[str, Any], fail, where: str) -> Axis:
+    """An axis of named cases: `cases = { NAME = { "scenario.key" = value, ... }, ... }`;
+    `values` (default: every case, in file order) chooses and orders them."""
+    if "key" in item or "keys" in item or "columns" in item:
+        raise fail(f"{where}: an axis of cases takes no key, keys or columns")
+    cases = item["cases"]
+    if not isinstance(cases, Mapping) or not cases:
+        raise fail(f"{where}: cases must be a non-empty table of case name -> overrides")
+    table = {}
+    for case, overrides in cases.items():
+        if not isinstance(overrides, Mapping) or not overrides:
+            raise fail(f"{where}: case '{case}' must be a non-empty table of scenario keys")
+        table[case] = _fixed(overrides, fail, f"{where}: case '{case}'")
+    values = item.get("values", list(table))
+    _check_case_names(values, table, fail, where)
+    return Axis(
+        name=name,
+        keys=tuple(dict.fromkeys(k for o in table.values() for k, _ in o)),
+        values=tuple(values),
+        label=str(item.get("label", name)),
+        cases=table,
+    )
+
+
+def _check_case_names(values: Any, cases: Mapping[str, Any], fail, where: str) -> None:
+    if not isinstance(values, list) or not values:
+        raise fail(f"{where}: values must be a non-empty list of case names")
+    for v in values:
+        if v not in cases:
+            raise fail(f"{where}: no case '{v}' (cases: {', '.join(cases)})")
+    if len(set(values)) != len(values):
+        raise fail(f"{where}: repeated value")
+
+
 def _check_values(values: Any, n_keys: int, fail, where: str) -> None:
     if not isinstance(values, list) or not values:
         raise fail(f"{where}: values must be a non-empty list")
@@ -450,14 +492,11 @@ def _quick_axes(axes: tuple[Axis, ...], values: Any, fail) -> tuple[Axis, ...]:
     for axis in axes:
         if axis.name in values:
             new = values[axis.name]
-            _check_values(new, len(axis.keys), fail, f"quick.values.{axis.name}")
-            axis = Axis(
-                name=axis.name,
-                keys=axis.keys,
-                values=tuple(tuple(v) if isinstance(v, list) else v for v in new),
-                label=axis.label,
-                columns=axis.columns,
-            )
+            if axis.cases is not None:
+                _check_case_names(new, axis.cases, fail, f"quick.values.{axis.name}")
+            else:
+                _check_values(new, len(axis.keys), fail, f"quick.values.{axis.name}")
+            axis = replace(axis, values=tuple(tuple(v) if isinstance(v, list) else v for v in new))
         out.append(axis)
     return tuple(out)
 

@@ -1,0 +1,87 @@
+"""`aqmlab evaluate AQM [AQM ...]`: RFC 7928's scenarios with each AQM, and the report card
+(docs/evaluate.md)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from ..engine.outdir import check_target
+from .arg_types import RESULTS_DIR, add_memory_option, job_count
+from .sweep import RESUME_HELP, add_backend_arguments
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    from ..evaluate.run import check_aqms, check_sections, evaluate
+    from ..present.common import display
+
+    aqms = check_aqms(args.aqms)
+    chosen = check_sections(args.sections)
+    suffix = "-quick" if args.quick else ""
+    default = RESULTS_DIR / f"evaluate-{'-'.join(aqms)}{suffix}"
+    out_dir = Path(args.out) if args.out is not None else default
+    check_target(out_dir, "evaluate", args.overwrite)
+    command = "aqmlab evaluate " + " ".join(aqms) + (" --quick" if args.quick else "")
+    if args.sections:
+        command += f" --sections {','.join(chosen or [])}"
+    outcome = evaluate(
+        aqms,
+        out_dir,
+        quick=args.quick,
+        chosen=chosen,
+        jobs=args.jobs,
+        progress=not args.quiet,
+        overwrite=args.overwrite,
+        backend=args.backend,
+        address=args.address,
+        max_memory=args.max_memory,
+        command=command,
+    )
+    for result in outcome.results:
+        if result.ranking.empty:
+            continue
+        s = result.section
+        order = ", ".join(
+            f"{int(r['rank'])}. {display(r['aqm'])}" for _, r in result.ranking.iterrows()
+        )
+        print(f"{s.rfc:>4} {s.stem:<17} {order}")
+    sweep = outcome.sweep
+    print(
+        f"\n{sweep.total} runs: {sweep.ran} simulated, {sweep.skipped} reused, "
+        f"{len(sweep.failed)} failed ({outcome.wall_s:.0f} s wall, {sweep.cpu_s:.0f} s CPU in "
+        f"simulations)\nreport: {outcome.report}"
+    )
+    return 1 if sweep.failed else 0
+
+
+def add_parser(commands: Any) -> None:
+    """Add `evaluate` to the `aqmlab` parser's subcommands."""
+    p = commands.add_parser(
+        "evaluate",
+        help="run RFC 7928's characterisation scenarios with each AQM and write a report card",
+    )
+    p.add_argument("aqms", nargs="+", metavar="AQM", help="the AQMs to evaluate (aqmlab list)")
+    p.add_argument("--quick", action="store_true", help="one seed and shorter runs (a few minutes)")
+    p.add_argument(
+        "--sections",
+        metavar="LIST",
+        help="only these sections, e.g. transport,ecn (default: all; docs/evaluate.md)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=job_count,
+        help=f"worker processes (default: the number of CPUs, {os.cpu_count()}); with "
+        "--backend ray, runs at a time",
+    )
+    add_backend_arguments(p)
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help=f"output directory (default {RESULTS_DIR}/evaluate-<AQMs>[-quick])",
+    )
+    p.add_argument("--overwrite", action="store_true", help=RESUME_HELP)
+    add_memory_option(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_evaluate)

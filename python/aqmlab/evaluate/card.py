@@ -1,0 +1,171 @@
+"""The report card's figures for one RFC 7928 section (matplotlib; docs/evaluate.md):
+
+- `<section>_delay_goodput`: one panel per case, each AQM's per-second samples of the
+  bottleneck's queueing delay against goodput inside the measurement window (all seeds), their
+  mean, and the ellipse of one standard deviation around it: the delay-goodput plot RFC 7928
+  §2.7 recommends, drawn as the ns-3 AQM Evaluation Suite and Remy's plots draw it (the
+  ellipse's axes are the principal axes of the samples' covariance, scaled by the square
+  roots of its eigenvalues). Better is up and to the left.
+- `<section>_probe_rtt`: one panel per case, the CDF of the latency probe's round-trip times
+  sent inside the window (all seeds), one line per AQM.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+from matplotlib.patches import Ellipse
+
+from ..engine.store import RunStore
+from ..present.common import display, plt, save_figure
+from ..sweeps.experiment import RunSpec, format_value
+from .metrics import per_second
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.9 and 3.10
+    import tomli as tomllib
+
+if TYPE_CHECKING:
+    from .run import SectionResult
+
+COLOURS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+
+def panel_axis(result: SectionResult) -> str | None:
+    """The axis other than `aqm` that gives one panel per value (the cases), if any."""
+    return next((a.name for a in result.experiment.axes if a.name != "aqm"), None)
+
+
+def ellipse(x: np.ndarray, y: np.ndarray, **style) -> Ellipse | None:
+    """The one-standard-deviation ellipse of the points (x, y) (None for fewer than 3)."""
+    if len(x) < 3:
+        return None
+    cov = np.cov(np.vstack([x, y]))
+    values, vectors = np.linalg.eigh(cov)
+    values = np.clip(values, 0.0, None)
+    angle = float(np.degrees(np.arctan2(vectors[1, 1], vectors[0, 1])))
+    return Ellipse(
+        (float(np.mean(x)), float(np.mean(y))),
+        width=2 * float(np.sqrt(values[1])),
+        height=2 * float(np.sqrt(values[0])),
+        angle=angle,
+        fill=False,
+        **style,
+    )
+
+
+def _samples(specs: Sequence[RunSpec], store: RunStore) -> pd.DataFrame:
+    frames = []
+    for spec in specs:
+        if not store.has(spec.run_id, traces=True):
+            continue
+        record = store.read(spec.run_id)
+        scenario = tomllib.loads(record["scenario"])
+        seconds = per_second(store.read_traces(spec.run_id), scenario, record["summary"])
+        frames.append(seconds.assign(**spec.params))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _probes(specs: Sequence[RunSpec], store: RunStore) -> pd.DataFrame:
+    frames = []
+    for spec in specs:
+        if not store.has(spec.run_id, tables=("probes",)):
+            continue
+        summary = store.read(spec.run_id)["summary"]
+        probes = store.read_table(spec.run_id, "probes")
+        inside = probes[
+            (probes["t_s"] >= summary["window_start_s"])
+            & (probes["t_s"] < summary["window_end_s"])
+            & (probes["lost"] == 0)
+        ]
+        frames.append(inside.assign(**spec.params))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _panels(result: SectionResult, n: int):
+    cols = min(n, 3)
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.7 * rows), squeeze=False)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    return fig, list(axes.flat[:n])
+
+
+def _title(result: SectionResult, what: str) -> str:
+    s = result.section
+    quick = " (--quick)" if result.experiment.quick else ""
+    return f"RFC 7928 {s.rfc} {s.title}: {what}{quick}"
+
+
+def draw_delay_goodput(
+    result: SectionResult, samples: pd.DataFrame, aqms: Sequence[str], out_dir: Path
+) -> list[Path]:
+    key = panel_axis(result)
+    values = list(dict.fromkeys(samples[key])) if key else [None]
+    fig, axes = _panels(result, len(values))
+    for ax, value in zip(axes, values):
+        panel = samples[samples[key] == value] if key else samples
+        for i, aqm in enumerate(aqms):
+            points = panel[panel["aqm"] == aqm]
+            if points.empty:
+                continue
+            colour = COLOURS[i % len(COLOURS)]
+            x, y = points["queue_delay_ms"].to_numpy(), points["goodput_mbps"].to_numpy()
+            ax.scatter(x, y, s=4, alpha=0.25, color=colour, linewidths=0)
+            ax.plot(np.mean(x), np.mean(y), "o", color=colour, label=display(aqm))
+            shape = ellipse(x, y, edgecolor=colour, linewidth=1.5)
+            if shape is not None:
+                ax.add_patch(shape)
+        ax.set_title(format_value(value) if key else result.section.title, fontsize=10)
+        ax.set_xlabel("queueing delay (ms)")
+        ax.set_ylabel("goodput (Mb/s)")
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize=8, frameon=False)
+    fig.suptitle(_title(result, "goodput against queueing delay, 1 s samples, 1-σ ellipses"))
+    fig.tight_layout()
+    return save_figure(fig, out_dir, f"{result.section.stem}_delay_goodput")
+
+
+def draw_probe_rtt(
+    result: SectionResult, probes: pd.DataFrame, aqms: Sequence[str], out_dir: Path
+) -> list[Path]:
+    key = panel_axis(result)
+    values = list(dict.fromkeys(probes[key])) if key else [None]
+    fig, axes = _panels(result, len(values))
+    for ax, value in zip(axes, values):
+        panel = probes[probes[key] == value] if key else probes
+        for i, aqm in enumerate(aqms):
+            rtt = np.sort(panel[panel["aqm"] == aqm]["rtt_ms"].to_numpy())
+            if len(rtt) == 0:
+                continue
+            share = np.arange(1, len(rtt) + 1) / len(rtt)
+            ax.step(rtt, share, where="post", color=COLOURS[i % len(COLOURS)], label=display(aqm))
+        ax.set_title(format_value(value) if key else result.section.title, fontsize=10)
+        ax.set_xlabel("probe round-trip time (ms)")
+        ax.set_ylabel("share of answered probes")
+        ax.set_ylim(0, 1.02)
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize=8, frameon=False)
+    fig.suptitle(_title(result, "latency probe round-trip times"))
+    fig.tight_layout()
+    return save_figure(fig, out_dir, f"{result.section.stem}_probe_rtt")
+
+
+def draw_section(
+    result: SectionResult, specs: Sequence[RunSpec], store: RunStore, out_dir: Path, aqms
+) -> list[Path]:
+    """Every figure of the section that its stored runs allow."""
+    paths: list[Path] = []
+    samples = _samples(specs, store)
+    if not samples.empty:
+        paths += draw_delay_goodput(result, samples, aqms, out_dir)
+    probes = _probes(specs, store)
+    if not probes.empty:
+        paths += draw_probe_rtt(result, probes, aqms, out_dir)
+    return paths

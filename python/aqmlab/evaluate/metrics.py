@@ -1,0 +1,155 @@
+"""The per-run measures the RFC 7928 report card uses (docs/evaluate.md): the summary's, and
+those it derives from a run's kept tables and time series.
+
+- `queue_delay_mean_ms`, `queue_delay_std_ms`: the bottleneck's queueing delay, sampled every
+  `measure.sample_interval_ms` as the bytes waiting over the link rate (the delay a packet
+  joining the queue then would wait, RFC 7928 §2.2), inside the measurement window.
+- `fct_mean_s`: mean completion time of the finished transfers of finite flows (the fct
+  table's per-size means weighted by the transfers completed); NaN without any.
+- `rtt_goodput_ratio`: the goodput of the group named `other` over that of the group named
+  `reference` (RFC 7928 §6.3); `rtt_unfairness` = |log₂ of it| (0 when equal, 1 for a factor of
+  two either way). NaN in a scenario without those groups.
+- The per-second (queueing delay, goodput) samples the delay-goodput ellipses are drawn from
+  (`per_second`), goodput summed over the groups that are not latency probes.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.9 and 3.10
+    import tomli as tomllib
+
+SUMMARY_METRICS = (
+    "goodput_mbps",
+    "probe_rtt_p99_ms",
+    "drop_rate",
+    "mark_rate",
+    "jain_fairness",
+)
+"""Summary metrics the report card shows (goodput_mbps is the summary's throughput_mbps)."""
+
+METRICS = (
+    *SUMMARY_METRICS,
+    "queue_delay_mean_ms",
+    "queue_delay_std_ms",
+    "fct_mean_s",
+    "rtt_goodput_ratio",
+    "rtt_unfairness",
+)
+"""Every per-run measure of the report card, ranking criteria included."""
+
+LABELS = {
+    "goodput_mbps": ("goodput", "Mb/s"),
+    "probe_rtt_p99_ms": ("probe RTT p99", "ms"),
+    "drop_rate": ("drop rate", "%"),
+    "mark_rate": ("mark rate", "%"),
+    "jain_fairness": ("Jain fairness", ""),
+    "queue_delay_mean_ms": ("queueing delay", "ms"),
+    "queue_delay_std_ms": ("queueing delay std", "ms"),
+    "fct_mean_s": ("transfer time", "s"),
+    "rtt_goodput_ratio": ("goodput ratio other/reference", ""),
+    "rtt_unfairness": ("|log2 goodput ratio|", ""),
+}
+
+
+def bottleneck_rate_mbps(scenario: dict[str, Any]) -> float:
+    """The rate of the port the summary describes: the dumbbell's bottleneck, a chain's first
+    link (the report card's scenarios name no other `measure.port`)."""
+    topology = scenario["topology"]
+    if topology.get("kind", "dumbbell") == "dumbbell":
+        return float(topology["bottleneck_rate_mbps"])
+    return float(topology["links"][0]["rate_mbps"])
+
+
+def probe_groups(scenario: dict[str, Any]) -> set[str]:
+    """The names of the scenario's latency-probe groups."""
+    groups = scenario.get("traffic", {}).get("groups", [])
+    return {g["name"] for g in groups if g.get("source", {}).get("kind") == "probe"}
+
+
+def queue_delay_ms(traces: pd.DataFrame, rate_mbps: float) -> pd.Series:
+    """The sampled queueing delay: bytes waiting × 8 / rate, in ms."""
+    return traces["queue_bytes"] * 8.0 / (rate_mbps * 1e6) * 1e3
+
+
+def in_window(traces: pd.DataFrame, summary: dict[str, Any]) -> pd.DataFrame:
+    start, end = summary["window_start_s"], summary["window_end_s"]
+    return traces[(traces["t_s"] > start) & (traces["t_s"] <= end)]
+
+
+def per_second(
+    traces: pd.DataFrame, scenario: dict[str, Any], summary: dict[str, Any]
+) -> pd.DataFrame:
+    """One row per whole second of the measurement window: `queue_delay_ms` (the mean of the
+    samples) and `goodput_mbps` (the non-probe groups' goodput, mean of the samples)."""
+    window = in_window(traces, summary)
+    probes = probe_groups(scenario)
+    columns = [
+        c
+        for c in window.columns
+        if c.startswith("goodput_mbps_") and c.removeprefix("goodput_mbps_") not in probes
+    ]
+    frame = pd.DataFrame(
+        {
+            "second": np.floor(window["t_s"] - 1e-9).astype(int),
+            "queue_delay_ms": queue_delay_ms(window, bottleneck_rate_mbps(scenario)),
+            "goodput_mbps": window[columns].sum(axis=1),
+        }
+    )
+    return frame.groupby("second", as_index=False).mean()
+
+
+def fct_mean_s(fct: pd.DataFrame | None) -> float:
+    """Mean completion time over the completed transfers of every size bin."""
+    if fct is None or fct.empty:
+        return math.nan
+    done = fct[fct["completed"] > 0]
+    total = done["completed"].sum()
+    return float((done["fct_mean_s"] * done["completed"]).sum() / total) if total else math.nan
+
+
+def rtt_ratio(groups: pd.DataFrame | None) -> float:
+    """Goodput of the group `other` over the group `reference` (NaN without both, or when the
+    reference delivered nothing)."""
+    if groups is None or groups.empty:
+        return math.nan
+    by_name = groups.set_index("name")["throughput_mbps"]
+    if "other" not in by_name or "reference" not in by_name or by_name["reference"] <= 0:
+        return math.nan
+    return float(by_name["other"] / by_name["reference"])
+
+
+def run_measures(
+    record: dict[str, Any],
+    traces: pd.DataFrame | None,
+    groups: pd.DataFrame | None,
+    fct: pd.DataFrame | None,
+) -> dict[str, float]:
+    """Every measure of `METRICS` for one stored run."""
+    summary = record["summary"]
+    scenario = tomllib.loads(record["scenario"])
+    out = {
+        "goodput_mbps": summary["throughput_mbps"],
+        **{m: summary[m] for m in SUMMARY_METRICS if m != "goodput_mbps"},
+    }
+    if traces is not None and not traces.empty:
+        delay = queue_delay_ms(in_window(traces, summary), bottleneck_rate_mbps(scenario))
+        out["queue_delay_mean_ms"] = float(delay.mean())
+        out["queue_delay_std_ms"] = float(delay.std(ddof=0))
+    else:
+        out["queue_delay_mean_ms"] = out["queue_delay_std_ms"] = math.nan
+    out["fct_mean_s"] = fct_mean_s(fct)
+    ratio = rtt_ratio(groups)
+    out["rtt_goodput_ratio"] = ratio
+    # A starved flow (ratio 0) is unfairness without bound; NaN stays NaN.
+    unfairness = math.inf if ratio == 0 else ratio
+    out["rtt_unfairness"] = abs(math.log2(ratio)) if ratio > 0 else unfairness
+    return out
