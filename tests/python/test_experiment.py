@@ -180,3 +180,71 @@ def test_titles_and_report_say_which_window_was_measured():
     assert "(last 125 s of 250 s)" in full.display_title(whole)
     mixed = pd.concat([measured, whole])
     assert "differ between runs" in full.display_title(mixed)
+
+
+UDP_GROUP = (
+    '{ name = "u", transport = "udp", schedule = { kind = "constant", flows = 1 }, '
+    'source = { kind = "cbr", rate_kbps = 100.0, packet_bytes = 100 } }'
+)
+
+CASES = f"""
+title = "cases"
+scenario = "{(REPO_ROOT / "experiments/rfc7928/scenarios/dumbbell.toml").as_posix()}"
+
+[fixed]
+duration_s = 2.0
+"measure.window" = [0.0, 2.0]
+
+[[axes]]
+name = "case"
+[axes.cases.small]
+"traffic.groups[1].schedule.flows" = 2
+[axes.cases.red]
+"queue.aqm" = "red"
+"queue.red.q_min_pkts" = 5.0
+[axes.cases.udp]
+"traffic.groups" = [{UDP_GROUP}]
+
+[plot]
+x = "case"
+
+[quick]
+values = {{ case = ["udp", "small"] }}
+"""
+
+
+def test_an_axis_of_named_cases_applies_each_case_overrides(tmp_path):
+    text = CASES
+    exp = Experiment.load(write(tmp_path, text))
+    axis = exp.axis("case")
+    assert axis.values == ("small", "red", "udp")
+    assert axis.assignments("red") == [("queue.aqm", "red"), ("queue.red.q_min_pkts", 5.0)]
+    assert exp.columns({"case": "udp"}) == {"case": "udp"}
+    quick = Experiment.load(write(tmp_path, text), quick=True)
+    assert quick.axis("case").values == ("udp", "small")
+    # A case may set a whole array of tables: the UDP case runs one CBR group.
+    udp = next(s for s in quick.runs() if s.params["case"] == "udp")
+    assert 'transport = "udp"' in udp.scenario_text
+    assert "rate_kbps = 100" in udp.scenario_text
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('[quick]\nvalues = { case = ["udp", "small"] }', '[quick]\nvalues = { case = ["big"] }'),
+         "quick.values.case: no case 'big' (cases: small, red, udp)"),
+        (('name = "case"\n', 'name = "case"\nkey = "queue.aqm"\n'),
+         "an axis of cases takes no key, keys or columns"),
+        (('name = "case"\n', 'name = "case"\nvalues = ["small", "small"]\n'), "repeated value"),
+        (('[axes.cases.small]\n"traffic.groups[1].schedule.flows" = 2', "[axes.cases.small]"),
+         "case 'small' must be a non-empty table of scenario keys"),
+    ],
+)  # fmt: skip
+def test_bad_cases_axes_are_one_line_errors(tmp_path, change, message):
+    text = CASES
+    old, new = change
+    assert old in text
+    with pytest.raises(ExperimentError) as err:
+        Experiment.load(write(tmp_path, text.replace(old, new, 1)), quick=True)
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -25,14 +24,13 @@ from ..engine.store import RunStore
 from ..present.common import display, plt, save_figure
 from ..sweeps.experiment import RunSpec, format_value
 from .metrics import per_second
+from .result import SectionResult
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.9 and 3.10
     import tomli as tomllib
 
-if TYPE_CHECKING:
-    from .run import SectionResult
 
 COLOURS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 

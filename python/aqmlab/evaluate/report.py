@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -16,9 +15,7 @@ from ..present.common import display
 from ..sweeps.experiment import format_value
 from ..sweeps.grid import SweepOutcome
 from .metrics import LABELS
-
-if TYPE_CHECKING:
-    from .run import SectionResult
+from .result import SectionResult
 
 SHOWN = (
     "goodput_mbps",

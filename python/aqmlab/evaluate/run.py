@@ -8,7 +8,7 @@ import dataclasses
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -24,18 +24,8 @@ from .card import draw_section
 from .metrics import run_measures
 from .ranking import rank
 from .report import report_text
+from .result import SectionResult
 from .suite import Section, section_names, sections
-
-
-@dataclass
-class SectionResult:
-    """One section's runs and what the report card made of them."""
-
-    section: Section
-    experiment: Experiment
-    measures: pd.DataFrame = field(default_factory=pd.DataFrame)
-    ranking: pd.DataFrame = field(default_factory=pd.DataFrame)
-    figures: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -1,0 +1,122 @@
+"""`aqmlab evaluate`: RFC 7928's scenario files run (shortened), the report card is built from
+stored runs and reused on a second call, the ranking and the derived measures are right, and
+bad input is one line with exit status 2."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from aqmlab import _core
+from aqmlab.evaluate.card import ellipse
+from aqmlab.evaluate.metrics import fct_mean_s, rtt_ratio
+from aqmlab.evaluate.ranking import rank
+from aqmlab.evaluate.run import evaluate, section_experiment
+from aqmlab.evaluate.suite import SECTIONS, Criterion, Section
+from conftest import assert_usage_error, run_cli
+
+
+@pytest.mark.parametrize("section", SECTIONS, ids=lambda s: s.stem)
+def test_every_case_of_every_section_runs_shortened(section):
+    """Each grid point of the quick grid, cut to 4 s (stability's flows join and leave at fixed
+    times up to 87.5 s: its 100 s): the core accepts it, conserves packets and reports no NaN
+    where a number is due."""
+    exp = section_experiment(section, ["pie", "fq_codel"], quick=True)
+    if section.stem != "stability":
+        exp = dataclasses.replace(exp, fixed=(*exp.fixed, ("duration_s", 4.0)))
+    for spec in exp.runs():
+        s = _core.run_scenario(spec.scenario_text, [], None, None)["summary"]
+        assert s["data_sent"] == s["data_delivered"] + s["data_dropped"] + s["data_in_flight"]
+        for metric in ("throughput_mbps", "drop_rate", "avg_queue_pkts", "delay_mean_ms"):
+            assert not math.isnan(s[metric]), (spec.params, metric)
+        assert 0.0 <= s["drop_rate"] <= 1.0
+
+
+def test_the_report_card_is_built_from_stored_runs_and_reused(tmp_path):
+    out = tmp_path / "card"
+    first = evaluate(["red", "fq_codel"], out, quick=True, chosen=["multi_aqm", "ecn"], jobs=1,
+                     progress=False)  # fmt: skip
+    assert first.sweep.ran == 8 and not first.sweep.failed
+    text = first.report.read_text(encoding="utf-8")
+    assert "## §10 Multi-AQM scenario" in text and "## §12 Interaction with ECN" in text
+    assert "| rank | AQM |" in text and "mark rate (%)" in text
+    for stem in ("multi_aqm", "ecn"):
+        assert (out / "figures" / f"{stem}_delay_goodput.png").is_file()
+        assert (out / "figures" / f"{stem}_probe_rtt.svg").is_file()
+        ranking = pd.read_parquet(out / "tables" / f"{stem}_ranking.parquet")
+        assert sorted(ranking["aqm"]) == ["fq_codel", "red"]
+    measures = pd.read_parquet(out / "tables" / "ecn.parquet")
+    assert set(measures["case"]) == {"no_ecn", "ecn", "mixed_ecn"}
+    ecn = measures.set_index(["aqm", "case"])["mark_rate"]
+    assert ecn[("red", "no_ecn")] == 0.0 and ecn[("fq_codel", "ecn")] > 0.0
+
+    second = evaluate(["red", "fq_codel"], out, quick=True, chosen=["multi_aqm", "ecn"], jobs=1,
+                      progress=False)  # fmt: skip
+    assert second.sweep.ran == 0 and second.sweep.skipped == 8
+    timing = ("- runs:",)  # the line with this call's wall time
+    same = [ln for ln in text.splitlines() if not ln.startswith(timing)]
+    again = [ln for ln in second.report.read_text().splitlines() if not ln.startswith(timing)]
+    assert same == again
+
+
+def test_ranking_follows_each_criterion_and_shares_ties():
+    section = Section("s", "§0", "t", "r", (Criterion("a", "min"), Criterion("b", "max")))
+    measures = pd.DataFrame(
+        {
+            "aqm": ["x", "x", "y", "y", "z", "z"],
+            "a": [1.0, 3.0, 2.0, 2.0, 5.0, 5.0],
+            "b": [1.0, 1.0, 9.0, 9.0, 5.0, math.nan],
+        }
+    )
+    table = rank(measures, section, ["z", "y", "x"]).set_index("aqm")
+    # Means: a = x 2, y 2, z 5; b = x 1, y 9, z 5 (NaN skipped).
+    assert table.loc["x", "rank_a"] == 1 and table.loc["y", "rank_a"] == 1
+    assert table.loc["z", "rank_a"] == 3
+    assert list(table["rank_b"].loc[["y", "z", "x"]]) == [1, 2, 3]
+    assert table.loc["y", "rank"] == 1
+    # x: ranks 1 and 3 (mean 2), z: 3 and 2 (2.5).
+    assert table.loc["x", "rank"] == 2 and table.loc["z", "rank"] == 3
+    tied = rank(measures.assign(b=1.0), section, ["x", "y", "z"]).set_index("aqm")
+    assert tied.loc["x", "rank"] == tied.loc["y", "rank"] == 1
+
+
+def test_derived_measures():
+    fct = pd.DataFrame({"completed": [2, 0, 1], "fct_mean_s": [1.0, 99.0, 4.0]})
+    assert fct_mean_s(fct) == pytest.approx(2.0)
+    assert math.isnan(fct_mean_s(fct.assign(completed=0)))
+    groups = pd.DataFrame(
+        {"name": ["probe", "reference", "other"], "throughput_mbps": [0.01, 4.0, 1.0]}
+    )
+    assert rtt_ratio(groups) == pytest.approx(0.25)
+    assert math.isnan(rtt_ratio(groups[groups["name"] != "other"]))
+
+
+def test_the_ellipse_has_the_samples_standard_deviations():
+    rng = np.random.default_rng(3)
+    x = rng.normal(10.0, 2.0, 20000)
+    y = rng.normal(5.0, 0.5, 20000)
+    shape = ellipse(x, y)
+    assert shape.center == pytest.approx((10.0, 5.0), abs=0.05)
+    assert shape.width == pytest.approx(4.0, rel=0.03)
+    assert shape.height == pytest.approx(1.0, rel=0.03)
+    assert ellipse(x[:2], y[:2]) is None
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["reed"], ["AQM: unknown 'reed'", "fq_codel"]),
+        (["red", "red"], ["AQM: 'red' given twice"]),
+        (["red", "--sections", "transport,tranport"], ["--sections: unknown 'tranport'"]),
+        (["red", "--sections", ","], ["--sections: empty"]),
+    ],
+)
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, fragments):
+    out = tmp_path / "out"
+    proc = run_cli("evaluate", *args, "--quick", "--out", str(out))
+    assert_usage_error(proc, *fragments)
+    assert not out.exists()
