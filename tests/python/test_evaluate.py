@@ -16,6 +16,7 @@ from aqmlab.evaluate.card import ellipse
 from aqmlab.evaluate.metrics import fct_mean_s, rtt_ratio
 from aqmlab.evaluate.ranking import rank
 from aqmlab.evaluate.run import evaluate, section_experiment
+from aqmlab.evaluate.sensitivity import scaled_parameters, sensitivity_runs, with_changes
 from aqmlab.evaluate.suite import SECTIONS, Criterion, Section
 from conftest import assert_usage_error, run_cli
 
@@ -120,3 +121,28 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, fragments):
     proc = run_cli("evaluate", *args, "--quick", "--out", str(out))
     assert_usage_error(proc, *fragments)
     assert not out.exists()
+
+
+def test_sensitivity_scales_real_parameters_and_measures_against_the_same_seed():
+    assert [name for name, _ in scaled_parameters("red")] == [
+        "q_min_pkts", "q_max_pkts", "p_max", "w", "mark_p_max",
+    ]  # fmt: skip
+    exp = section_experiment(SECTIONS[0], ["red"], quick=True)
+    specs, refused = sensitivity_runs(exp, ["red"])
+    assert [(s.params["parameter"], s.params["factor"]) for s in specs][:3] == [
+        ("default", 1.0), ("q_min_pkts", 0.5), ("q_min_pkts", 2.0),
+    ]  # fmt: skip
+    assert refused == [("red", "mark_p_max", 2.0, "queue.red.mark_p_max: must be in (0, 1]")]
+    measures = pd.DataFrame(
+        {
+            "aqm": ["red"] * 4,
+            "seed": [1, 2, 1, 2],
+            "parameter": ["default", "default", "w", "w"],
+            "queue_delay_mean_ms": [10.0, 20.0, 15.0, 10.0],
+            "goodput_mbps": [5.0, 5.0, 5.0, 4.0],
+        }
+    )
+    changed = with_changes(measures)
+    assert changed["delay_change"].iloc[2:].tolist() == [0.5, 0.5]
+    assert changed["goodput_change"].iloc[2:].tolist() == [0.0, pytest.approx(0.2)]
+    assert changed["delay_change"].iloc[:2].isna().all()

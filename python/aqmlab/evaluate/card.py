@@ -155,10 +155,46 @@ def draw_probe_rtt(
     return save_figure(fig, out_dir, f"{result.section.stem}_probe_rtt")
 
 
+def draw_sensitivity(result: SectionResult, aqms: Sequence[str], out_dir: Path) -> list[Path]:
+    """One panel per AQM: the signed change of the mean queueing delay and goodput (over the
+    seeds) with each parameter halved and doubled, against every default."""
+    df = result.measures
+    fig, axes = _panels(result, len(aqms))
+    for ax, aqm in zip(axes, aqms):
+        own = df[df["aqm"] == aqm]
+        means = own.groupby(["parameter", "factor"], sort=False)[
+            ["queue_delay_mean_ms", "goodput_mbps"]
+        ].mean()
+        if ("default", 1.0) not in means.index:
+            ax.set_visible(False)
+            continue
+        default = means.loc[("default", 1.0)]
+        variants = means.drop(index=("default", 1.0))
+        labels = [f"{name} ×{factor:g}" for name, factor in variants.index]
+        y = np.arange(len(labels))
+        for offset, (metric, label) in enumerate(
+            (("queue_delay_mean_ms", "queueing delay"), ("goodput_mbps", "goodput"))
+        ):
+            change = 100 * (variants[metric] - default[metric]) / default[metric]
+            ax.barh(y + 0.4 * offset - 0.2, change, height=0.4, label=label,
+                    color=COLOURS[offset])  # fmt: skip
+        ax.set_yticks(y, labels, fontsize=8)
+        ax.axvline(0.0, color="black", linewidth=0.8)
+        ax.set_xlabel("change against every default (%)")
+        ax.set_title(display(aqm), fontsize=10)
+        ax.grid(True, axis="x", alpha=0.3)
+    axes[0].legend(fontsize=8, frameon=False)
+    fig.suptitle(_title(result, "each parameter halved and doubled"))
+    fig.tight_layout()
+    return save_figure(fig, out_dir, f"{result.section.stem}_changes")
+
+
 def draw_section(
     result: SectionResult, specs: Sequence[RunSpec], store: RunStore, out_dir: Path, aqms
 ) -> list[Path]:
     """Every figure of the section that its stored runs allow."""
+    if result.section.stem == "sensitivity":
+        return draw_sensitivity(result, aqms, out_dir)
     paths: list[Path] = []
     samples = _samples(specs, store)
     if not samples.empty:

@@ -57,6 +57,8 @@ LABELS = {
     "fct_mean_s": ("transfer time", "s"),
     "rtt_goodput_ratio": ("goodput ratio other/reference", ""),
     "rtt_unfairness": ("|log2 goodput ratio|", ""),
+    "delay_change": ("queueing delay change", "%"),
+    "goodput_change": ("goodput change", "%"),
 }
 
 

@@ -26,10 +26,12 @@ SHOWN = (
     "jain_fairness",
     "fct_mean_s",
     "rtt_goodput_ratio",
+    "delay_change",
+    "goodput_change",
 )
 """The measures of the per-case tables, in order; one a section never measured is left out."""
 
-PERCENT = {"drop_rate", "mark_rate"}
+PERCENT = {"drop_rate", "mark_rate", "delay_change", "goodput_change"}
 
 
 def cell(metric: str, value: float) -> str:
@@ -58,13 +60,13 @@ def markdown(headers: Sequence[str], rows: Sequence[Sequence[str]], text_columns
 
 def case_table(result: SectionResult) -> str:
     """Means over the seeds of every shown measure, one row per grid point."""
-    keys = [a.name for a in result.experiment.axes if a.name != "aqm"]
+    keys = result.keys
     df = result.measures
     metrics = [m for m in SHOWN if m in df and df[m].notna().any()]
-    means = df.groupby(keys + ["aqm"], sort=False)[metrics].mean().reset_index()
-    headers = [*keys, "AQM", *(heading(m) for m in metrics)]
+    means = df.groupby(["aqm", *keys], sort=False)[metrics].mean().reset_index()
+    headers = ["AQM", *keys, *(heading(m) for m in metrics)]
     rows = [
-        [*(format_value(r[k]) for k in keys), display(r["aqm"])] + [cell(m, r[m]) for m in metrics]
+        [display(r["aqm"]), *(format_value(r[k]) for k in keys)] + [cell(m, r[m]) for m in metrics]
         for _, r in means.iterrows()
     ]
     return markdown(headers, rows, len(keys) + 1)
@@ -138,7 +140,12 @@ def report_text(
         if r.measures.empty:
             out += ["No run of this section is stored."]
             continue
-        out += [case_table(r), "", "Ranking:", "", ranking_table(r), ""]
+        out += [case_table(r), ""]
+        out += [
+            f"Not run: {display(aqm)} {name} ×{factor:g}: {message}"
+            for aqm, name, factor, message in r.refused
+        ]
+        out += ["", "Ranking:", "", ranking_table(r), ""]
         pngs = [Path(f).name for f in r.figures if f.endswith(".png")]
         out += [f"![{p}](figures/{p})" for p in pngs]
     return "\n".join(out) + "\n"

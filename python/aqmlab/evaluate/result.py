@@ -17,6 +17,10 @@ class SectionResult:
 
     section: Section
     experiment: Experiment
+    keys: list[str] = field(default_factory=list)
+    """The grid's columns besides `aqm` (the cases; a parameter and its factor)."""
+    refused: list[tuple[str, str, float, str]] = field(default_factory=list)
+    """Parameter-sensitivity variants the AQM refused: (aqm, parameter, factor, message)."""
     measures: pd.DataFrame = field(default_factory=pd.DataFrame)
     ranking: pd.DataFrame = field(default_factory=pd.DataFrame)
     figures: list[str] = field(default_factory=list)

@@ -25,6 +25,7 @@ from .metrics import run_measures
 from .ranking import rank
 from .report import report_text
 from .result import SectionResult
+from .sensitivity import sensitivity_runs, with_changes
 from .suite import Section, section_names, sections
 
 
@@ -118,7 +119,14 @@ def evaluate(
         SectionResult(s, section_experiment(s, aqms, quick))
         for s in sections(list(chosen) if chosen else None)
     ]
-    specs_of = {r.section.stem: r.experiment.runs() for r in results}
+    specs_of = {}
+    for r in results:
+        if r.section.stem == "sensitivity":
+            specs_of[r.section.stem], r.refused = sensitivity_runs(r.experiment, aqms)
+            r.keys = ["parameter", "factor"]
+        else:
+            specs_of[r.section.stem] = r.experiment.runs()
+            r.keys = [a.name for a in r.experiment.axes if a.name != "aqm"]
     all_specs = [s for specs in specs_of.values() for s in specs]
     sweep = execute(
         all_specs,
@@ -136,6 +144,8 @@ def evaluate(
     for result in results:
         specs = specs_of[result.section.stem]
         result.measures = section_measures(specs, store)
+        if result.section.stem == "sensitivity":
+            result.measures = with_changes(result.measures)
         if result.measures.empty:
             continue
         result.ranking = rank(result.measures, result.section, aqms)

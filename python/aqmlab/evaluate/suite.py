@@ -31,6 +31,15 @@ LOWER, HIGHER = "min", "max"
 
 SECTIONS: tuple[Section, ...] = (
     Section(
+        "sensitivity",
+        "§4.3",
+        "Parameter sensitivity",
+        "25 NewReno flows; each of the AQM's time, rate, packet and dimensionless parameters "
+        "halved and doubled, the others at their defaults; the change of the queueing delay "
+        "and the goodput against the same seed's run with every default.",
+        (Criterion("delay_change", LOWER), Criterion("goodput_change", LOWER)),
+    ),
+    Section(
         "transport",
         "§5",
         "Transport protocols",
