@@ -7,6 +7,8 @@ from __future__ import annotations
 import contextlib
 import io
 import subprocess
+import sys
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,10 @@ from aqmlab.cli.main import main
 from aqmlab.sweeps.interrupt import Interrupted
 from aqmlab.tune import front, space, tuning
 from conftest import SCENARIO1, assert_usage_error
+
+needs_optuna = pytest.mark.skipif(
+    find_spec("optuna") is None, reason="optuna is not installed (pip install 'aqmlab[tune]')"
+)
 
 TINY = f"""
 title = "tiny"
@@ -96,6 +102,14 @@ def test_bad_input_is_one_line_and_writes_nothing(tiny, tmp_path, args, fragment
     assert not out.exists()
 
 
+def test_without_optuna_the_command_says_what_to_install(tiny, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "optuna", None)  # import optuna raises ImportError
+    out = tmp_path / "out"
+    proc = cli("tune", "betared", "--on", str(tiny), "--out", str(out))
+    assert_usage_error(proc, "aqmlab tune needs optuna: pip install 'aqmlab[tune]'")
+    assert not out.exists()
+
+
 def test_a_tuned_parameter_on_an_axis_and_a_missing_experiment(tiny, tmp_path):
     axis = '[[axes]]\nname = "theta"\nkey = "queue.betared.theta"\nvalues = [0.1, 0.2]\n'
     path = tmp_path / "theta_axis.toml"
@@ -130,6 +144,7 @@ def test_the_front_and_the_chosen_points():
     assert front.plus_minus(46.68137, 0.0731) == "46.681 ± 0.073"
 
 
+@needs_optuna
 def test_tiny_study_writes_its_front_and_is_reproducible(reference, tiny, tmp_path):
     for name in OUTPUTS:
         assert (reference / name).is_file(), name
@@ -152,6 +167,7 @@ def test_tiny_study_writes_its_front_and_is_reproducible(reference, tiny, tmp_pa
     assert " 0 simulated" in proc.stdout
 
 
+@needs_optuna
 def test_an_interrupted_study_resumes_to_the_same_trials(reference, tiny, tmp_path, monkeypatch):
     calls = []
     real = tuning.execute
@@ -177,6 +193,7 @@ def test_an_interrupted_study_resumes_to_the_same_trials(reference, tiny, tmp_pa
         assert (out / name).read_bytes() == (reference / name).read_bytes(), name
 
 
+@needs_optuna
 def test_more_trials_extend_the_study(reference, tiny, tmp_path):
     out = tmp_path / "out"
     first = ["--trials", "2", *STUDY[2:]]
@@ -187,6 +204,7 @@ def test_more_trials_extend_the_study(reference, tiny, tmp_path):
     assert (out / "trials.csv").read_bytes() == (reference / "trials.csv").read_bytes()
 
 
+@needs_optuna
 def test_a_folder_of_another_study_is_refused(reference, tiny, tmp_path):
     out = tmp_path / "out"
     assert cli("tune", "betared", "--on", str(tiny), "--out", str(out), *STUDY).returncode == 0

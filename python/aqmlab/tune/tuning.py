@@ -172,8 +172,8 @@ def tune(
     before anything is written, and `Interrupted` (a KeyboardInterrupt) on Ctrl-C or SIGTERM
     once the runs in flight are stored."""
     _check_options(sampler, seed, batch, trials, rerun)
-    import_optuna()
     problem = prepare(aqm, experiment, params, objectives, quick)
+    import_optuna()
     out = Path(out_dir) if out_dir is not None else default_out_dir(problem)
     default_specs = problem.specs()
     for spec in default_specs:
