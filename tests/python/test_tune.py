@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import subprocess
 import sys
 from importlib.util import find_spec
@@ -16,10 +17,14 @@ import pytest
 from aqmlab.cli.main import main
 from aqmlab.sweeps.interrupt import Interrupted
 from aqmlab.tune import front, space, tuning
-from conftest import SCENARIO1, assert_usage_error
+from conftest import REPO_ROOT, SCENARIO1, assert_usage_error
 
 needs_optuna = pytest.mark.skipif(
     find_spec("optuna") is None, reason="optuna is not installed (pip install 'aqmlab[tune]')"
+)
+
+needs_ray = pytest.mark.skipif(
+    find_spec("ray") is None, reason="ray is not installed (pip install 'aqmlab[ray]')"
 )
 
 TINY = f"""
@@ -165,6 +170,26 @@ def test_tiny_study_writes_its_front_and_is_reproducible(reference, tiny, tmp_pa
     proc = cli("tune", "betared", "--on", str(tiny), "--out", str(out), *STUDY)
     assert proc.returncode == 0, proc.stderr
     assert " 0 simulated" in proc.stdout
+
+
+@needs_optuna
+@needs_ray
+def test_a_study_on_ray_finds_the_same_trials(reference, tiny, tmp_path):
+    out = tmp_path / "out"
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env["RAY_AUTH_MODE"] = "disabled"  # this instance listens on this machine only
+    args = ["tune", "betared", "--on", str(tiny), "--out", str(out), *STUDY]
+    proc = subprocess.run(
+        [sys.executable, "-m", "aqmlab.cli", *args, "--backend", "ray", "--jobs", "2"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    for name in ("trials.csv", "pareto.csv", "rerun.csv"):
+        assert (out / name).read_bytes() == (reference / name).read_bytes(), name
 
 
 @needs_optuna
