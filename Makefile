@@ -11,15 +11,16 @@ export PYO3_PYTHON := $(abspath $(PYTHON))
 
 .PHONY: build run test fuzz lint bench bench-reproduce ns3
 
-# The virtual environment with the Python build and test tools, and Ray for the tests of
-# `--backend ray` (a cp311 manylinux wheel exists for this version).
+# The virtual environment with the Python build and test tools, Ray for the tests of
+# `--backend ray` (a cp311 manylinux wheel exists for this version) and Optuna for `aqmlab tune`.
 RAY_VERSION ?= 2.60.0
+OPTUNA_VERSION ?= 5.0.0
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PYTHON) || python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet maturin pandas==3.1.1 pyarrow==26.0.1 numpy tqdm matplotlib scipy pytest ruff \
 		polars==2.1.0 duckdb==2.0.1 \
-		"ray==$(RAY_VERSION)"
+		"ray==$(RAY_VERSION)" "optuna==$(OPTUNA_VERSION)"
 	touch $@
 
 # Always rebuilt (cargo skips what is unchanged), so a stale extension is never tested.

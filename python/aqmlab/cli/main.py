@@ -1,5 +1,5 @@
-"""The `aqmlab` command: the parser of every command group (`run`, `sweep`, `inspect`, `model`,
-`validate`, `evaluate`), and `main`, which turns a user's mistake into one line with exit
+"""The `aqmlab` command: the parser of every command group (`run`, `sweep`, `tune`, `inspect`,
+`model`, `validate`, `evaluate`), and `main`, which turns a user's mistake into one line with exit
 status 2 and an interrupt into 130 or 143."""
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ from ..engine.memory import MemoryBudgetError
 from ..engine.outdir import OutputError
 from ..sweeps.interrupt import Interrupted, handle_sigterm
 from ..sweeps.usage import BackendError, ExperimentError
+from ..tune.space import TuneError
 from .arg_types import CliError
 from .evaluate import add_parser as add_evaluate_parser
 from .inspect import add_parser as add_inspect_parser
 from .model import add_parser as add_model_parser
 from .run import add_parsers as add_run_parsers
 from .sweep import add_parsers as add_sweep_parsers
+from .tune import add_parser as add_tune_parser
 from .validate import add_parser as add_validate_parser
 
 EXIT_USAGE = 2
@@ -39,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     add_run_parsers(commands)
     add_sweep_parsers(commands)
+    add_tune_parser(commands)
     add_model_parser(commands, CliError)
     add_validate_parser(commands, CliError)
     add_evaluate_parser(commands)
@@ -51,7 +54,13 @@ def _one_line(message: object) -> str:
     return " ".join(line.strip() for line in str(message).splitlines() if line.strip())
 
 
-PATH_ARGUMENTS = {"file": "FILE", "out": "--out", "run_dir": "RUN_DIR", "dirs": "DIR"}
+PATH_ARGUMENTS = {
+    "file": "FILE",
+    "on": "--on",
+    "out": "--out",
+    "run_dir": "RUN_DIR",
+    "dirs": "DIR",
+}
 """The arguments of any command that name a file or folder, as the messages call them."""
 
 EXIT_BROKEN_PIPE = 128 + 13
@@ -80,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ExperimentError,
         MemoryBudgetError,
         OutputError,
+        TuneError,
         _core.ScenarioError,
     ) as e:
         print(f"aqmlab: error: {_one_line(e)}", file=sys.stderr)

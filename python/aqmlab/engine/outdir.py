@@ -2,9 +2,9 @@
 did not list.
 
 Every result folder holds a marker, `.aqmlab.jsonl`. Its first line names the kind of result
-(`run`, `sweep`, `reproduce`, `validate`, `bridge`, `plot`, `curves`, `model`) and the aqmlab
-version; every further line is the path of a file aqmlab wrote there (relative, with `/`). A
-folder is an aqmlab result only when it holds this marker: a `summary.json` or a `runs/`
+(`run`, `sweep`, `reproduce`, `validate`, `bridge`, `tune`, `plot`, `curves`, `model`) and the
+aqmlab version; every further line is the path of a file aqmlab wrote there (relative, with
+`/`). A folder is an aqmlab result only when it holds this marker: a `summary.json` or a `runs/`
 folder does not make it one. The rules, shared by every command and the Python API:
 
 - a path that is a file is refused, and so is a folder that is not empty and holds no marker;
@@ -14,8 +14,8 @@ folder does not make it one. The rules, shared by every command and the Python A
   other file stays where it is, and a new file whose path holds a file the old marker does not
   list is refused, naming it. Ctrl-C and SIGTERM wait until the merge is done, and a command
   that fails or is interrupted before it leaves the earlier result as it was;
-- a resumable result (`sweep`, `reproduce`, `validate`, `bridge`, `plot`) is resumed or added
-  to when the folder holds one of the same kind; a result of another kind is replaced only
+- a resumable result (`sweep`, `reproduce`, `validate`, `bridge`, `tune`, `plot`) is resumed or
+  added to when the folder holds one of the same kind; a result of another kind is replaced only
   with `overwrite`, which removes the files its marker lists and nothing else;
 - figures drawn into a folder inside a run result (`aqmlab plot RUN_DIR` writes
   RUN_DIR/figures) are listed in the run's marker, so that replacing the run replaces them.
@@ -42,7 +42,7 @@ MARKER = ".aqmlab.jsonl"
 LEGACY_MARKER = ".aqmlab.json"
 """The marker of versions that did not list their files; such a folder is refused."""
 
-RESUMABLE = ("sweep", "reproduce", "bridge", "plot", "validate", "evaluate")
+RESUMABLE = ("sweep", "reproduce", "bridge", "plot", "validate", "tune", "evaluate")
 """Kinds whose folder is resumed or added to rather than replaced."""
 
 TEMP_TAG = ".aqmlab-tmp-"
@@ -182,10 +182,11 @@ def _run_around(path: Path) -> Marker | None:
     return enclosing
 
 
-def write_file(path: str | os.PathLike[str], content: Content) -> Path:
-    """Write a file of a result (see `atomic_write`), first listing it in the marker of the
-    result folder that holds it. Raises `OutputError` when `path` is a file aqmlab did not
-    list there, or lies in no result folder."""
+def claim(path: str | os.PathLike[str]) -> Path:
+    """List `path` in the marker of the result folder that holds it, before a file there is
+    written by other means than `write_file` (a database that writes its own file), and make
+    its folder. Raises `OutputError` when `path` is a file aqmlab did not list there, or lies
+    in no result folder."""
     path = Path(path)
     marker = owner(path)
     if marker is None:
@@ -199,7 +200,14 @@ def write_file(path: str | os.PathLike[str], content: Content) -> Path:
     marker.claim(name)
     _markers[marker.root] = (_stamp(marker.path), marker)
     path.parent.mkdir(parents=True, exist_ok=True)
-    return atomic_write(path, content)
+    return path
+
+
+def write_file(path: str | os.PathLike[str], content: Content) -> Path:
+    """Write a file of a result (see `atomic_write`), first listing it in the marker of the
+    result folder that holds it. Raises `OutputError` when `path` is a file aqmlab did not
+    list there, or lies in no result folder."""
+    return atomic_write(claim(path), content)
 
 
 def remove_stale_temporaries(folder: str | os.PathLike[str]) -> None:
@@ -340,6 +348,25 @@ def open_resumable(
             Marker(path, kind).save()
     except OSError as e:
         raise OutputError(f"{option} {path}: cannot write: {e.strerror or e}") from None
+    return path
+
+
+def clear_result(path: str | os.PathLike[str], option: str = "--out") -> Path:
+    """Empty the resumable result at `path` of what aqmlab wrote there, to start it again
+    (`--overwrite` given to a command whose folder holds another result of the same kind):
+    the files its marker lists are removed, every other file stays, and the marker is kept
+    with no files listed."""
+    path = Path(path)
+    marker = Marker.read(path, option) if path.is_dir() else None
+    if marker is None:
+        return path
+    try:
+        with signals_deferred():
+            _remove_listed(marker)
+            Marker(path, marker.kind).save()
+    except OSError as e:
+        raise OutputError(f"{option} {path}: cannot write: {e.strerror or e}") from None
+    _markers.pop(Path(os.path.abspath(path)), None)
     return path
 
 
