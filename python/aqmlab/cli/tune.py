@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from .arg_types import add_memory_option, job_count
-from .sweep import _add_backend_arguments, _report_retried, _retried_note
+from .sweep import _report_retried, _retried_note, add_backend_arguments
 
 
 def _count(text: str) -> int:
@@ -148,7 +148,7 @@ def add_parser(commands: Any) -> None:
         metavar="N",
         help="worker processes (default: the number of CPUs); with --backend ray, runs at a time",
     )
-    _add_backend_arguments(p)
+    add_backend_arguments(p)
     p.add_argument(
         "--out",
         metavar="DIR",
