@@ -1,18 +1,19 @@
 """The report card's figures for one RFC 7928 section (matplotlib; docs/evaluate.md):
 
-- `<section>_delay_goodput`: one panel per case, each AQM's per-second samples of the
-  bottleneck's queueing delay against goodput inside the measurement window (all seeds), their
-  mean, and the ellipse of one standard deviation around it: the delay-goodput plot RFC 7928
-  §2.7 recommends, drawn as the ns-3 AQM Evaluation Suite and Remy's plots draw it (the
-  ellipse's axes are the principal axes of the samples' covariance, scaled by the square
-  roots of its eigenvalues). Better is up and to the left.
+- `<section>_delay_goodput`: one panel per case, for each AQM every run (each seed) as a point
+  of the bottleneck's mean queueing delay and the goodput, the median of the runs as a circle,
+  and the ellipse of the maximum-likelihood 2-D Gaussian of the points at one standard
+  deviation (its orientation the covariance of delay and goodput): RFC 7928 §2.7's graph,
+  drawn as Winstein's (the RFC's [WINS2014]); an ellipse needs three runs or more. Better is
+  up and to the left.
 - `<section>_probe_rtt`: one panel per case, the CDF of the latency probe's round-trip times
   sent inside the window (all seeds), one line per AQM.
+- `sensitivity_changes` (§8.3): one panel per AQM, the change of the queueing delay and the
+  goodput with each parameter halved and doubled.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,14 +24,7 @@ from matplotlib.patches import Ellipse
 from ..engine.store import RunStore
 from ..present.common import display, plt, save_figure
 from ..sweeps.experiment import RunSpec, format_value
-from .metrics import per_second
 from .result import SectionResult
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.9 and 3.10
-    import tomli as tomllib
-
 
 COLOURS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
@@ -41,10 +35,11 @@ def panel_axis(result: SectionResult) -> str | None:
 
 
 def ellipse(x: np.ndarray, y: np.ndarray, **style) -> Ellipse | None:
-    """The one-standard-deviation ellipse of the points (x, y) (None for fewer than 3)."""
+    """The one-standard-deviation contour of the maximum-likelihood Gaussian of the points
+    (x, y) (None for fewer than 3)."""
     if len(x) < 3:
         return None
-    cov = np.cov(np.vstack([x, y]))
+    cov = np.cov(np.vstack([x, y]), bias=True)
     values, vectors = np.linalg.eigh(cov)
     values = np.clip(values, 0.0, None)
     angle = float(np.degrees(np.arctan2(vectors[1, 1], vectors[0, 1])))
@@ -56,18 +51,6 @@ def ellipse(x: np.ndarray, y: np.ndarray, **style) -> Ellipse | None:
         fill=False,
         **style,
     )
-
-
-def _samples(specs: Sequence[RunSpec], store: RunStore) -> pd.DataFrame:
-    frames = []
-    for spec in specs:
-        if not store.has(spec.run_id, traces=True):
-            continue
-        record = store.read(spec.run_id)
-        scenario = tomllib.loads(record["scenario"])
-        seconds = per_second(store.read_traces(spec.run_id), scenario, record["summary"])
-        frames.append(seconds.assign(**spec.params))
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def _probes(specs: Sequence[RunSpec], store: RunStore) -> pd.DataFrame:
@@ -101,22 +84,23 @@ def _title(result: SectionResult, what: str) -> str:
     return f"RFC 7928 {s.rfc} {s.title}: {what}{quick}"
 
 
-def draw_delay_goodput(
-    result: SectionResult, samples: pd.DataFrame, aqms: Sequence[str], out_dir: Path
-) -> list[Path]:
+def draw_delay_goodput(result: SectionResult, aqms: Sequence[str], out_dir: Path) -> list[Path]:
+    runs = result.measures
     key = panel_axis(result)
-    values = list(dict.fromkeys(samples[key])) if key else [None]
+    values = list(dict.fromkeys(runs[key])) if key else [None]
     fig, axes = _panels(result, len(values))
     for ax, value in zip(axes, values):
-        panel = samples[samples[key] == value] if key else samples
+        panel = runs[runs[key] == value] if key else runs
         for i, aqm in enumerate(aqms):
-            points = panel[panel["aqm"] == aqm]
+            points = panel[panel["aqm"] == aqm].dropna(
+                subset=["queue_delay_mean_ms", "goodput_mbps"]
+            )
             if points.empty:
                 continue
             colour = COLOURS[i % len(COLOURS)]
-            x, y = points["queue_delay_ms"].to_numpy(), points["goodput_mbps"].to_numpy()
-            ax.scatter(x, y, s=4, alpha=0.25, color=colour, linewidths=0)
-            ax.plot(np.mean(x), np.mean(y), "o", color=colour, label=display(aqm))
+            x, y = points["queue_delay_mean_ms"].to_numpy(), points["goodput_mbps"].to_numpy()
+            ax.plot(x, y, ".", color=colour, alpha=0.6)
+            ax.plot(np.median(x), np.median(y), "o", mfc="none", color=colour, label=display(aqm))
             shape = ellipse(x, y, edgecolor=colour, linewidth=1.5)
             if shape is not None:
                 ax.add_patch(shape)
@@ -125,7 +109,7 @@ def draw_delay_goodput(
         ax.set_ylabel("goodput (Mb/s)")
         ax.grid(True, alpha=0.3)
     axes[0].legend(fontsize=8, frameon=False)
-    fig.suptitle(_title(result, "goodput against queueing delay, 1 s samples, 1-σ ellipses"))
+    fig.suptitle(_title(result, "goodput against queueing delay, runs, medians, 1-σ ellipses"))
     fig.tight_layout()
     return save_figure(fig, out_dir, f"{result.section.stem}_delay_goodput")
 
@@ -195,10 +179,7 @@ def draw_section(
     """Every figure of the section that its stored runs allow."""
     if result.section.stem == "sensitivity":
         return draw_sensitivity(result, aqms, out_dir)
-    paths: list[Path] = []
-    samples = _samples(specs, store)
-    if not samples.empty:
-        paths += draw_delay_goodput(result, samples, aqms, out_dir)
+    paths = draw_delay_goodput(result, aqms, out_dir)
     probes = _probes(specs, store)
     if not probes.empty:
         paths += draw_probe_rtt(result, probes, aqms, out_dir)

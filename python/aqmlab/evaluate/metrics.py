@@ -1,16 +1,17 @@
-"""The per-run measures the RFC 7928 report card uses (docs/evaluate.md): the summary's, and
+"""The per-run measures the RFC 7928 report card uses (docs/evaluate.md): the summary's
+(`throughput_mbps` as `goodput_mbps`: the payload delivered in order, probes left out), and
 those it derives from a run's kept tables and time series.
 
 - `queue_delay_mean_ms`, `queue_delay_std_ms`: the bottleneck's queueing delay, sampled every
-  `measure.sample_interval_ms` as the bytes waiting over the link rate (the delay a packet
-  joining the queue then would wait, RFC 7928 §2.2), inside the measurement window.
+  `measure.sample_interval_ms` as the bytes waiting over the link rate (the wait of a packet
+  joining the queue then), mean and standard deviation over the measurement window: a time
+  average, where RFC 7928 §2.7 asks for the per-packet delay above the minimum RTT and the ns-3
+  AQM Evaluation Suite records each packet's sojourn in the queue (docs/evaluate.md).
 - `fct_mean_s`: mean completion time of the finished transfers of finite flows (the fct
   table's per-size means weighted by the transfers completed); NaN without any.
 - `rtt_goodput_ratio`: the goodput of the group named `other` over that of the group named
   `reference` (RFC 7928 §6.3); `rtt_unfairness` = |log₂ of it| (0 when equal, 1 for a factor of
   two either way). NaN in a scenario without those groups.
-- The per-second (queueing delay, goodput) samples the delay-goodput ellipses are drawn from
-  (`per_second`), goodput summed over the groups that are not latency probes.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import math
 import sys
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 if sys.version_info >= (3, 11):
@@ -71,12 +71,6 @@ def bottleneck_rate_mbps(scenario: dict[str, Any]) -> float:
     return float(topology["links"][0]["rate_mbps"])
 
 
-def probe_groups(scenario: dict[str, Any]) -> set[str]:
-    """The names of the scenario's latency-probe groups."""
-    groups = scenario.get("traffic", {}).get("groups", [])
-    return {g["name"] for g in groups if g.get("source", {}).get("kind") == "probe"}
-
-
 def queue_delay_ms(traces: pd.DataFrame, rate_mbps: float) -> pd.Series:
     """The sampled queueing delay: bytes waiting × 8 / rate, in ms."""
     return traces["queue_bytes"] * 8.0 / (rate_mbps * 1e6) * 1e3
@@ -85,28 +79,6 @@ def queue_delay_ms(traces: pd.DataFrame, rate_mbps: float) -> pd.Series:
 def in_window(traces: pd.DataFrame, summary: dict[str, Any]) -> pd.DataFrame:
     start, end = summary["window_start_s"], summary["window_end_s"]
     return traces[(traces["t_s"] > start) & (traces["t_s"] <= end)]
-
-
-def per_second(
-    traces: pd.DataFrame, scenario: dict[str, Any], summary: dict[str, Any]
-) -> pd.DataFrame:
-    """One row per whole second of the measurement window: `queue_delay_ms` (the mean of the
-    samples) and `goodput_mbps` (the non-probe groups' goodput, mean of the samples)."""
-    window = in_window(traces, summary)
-    probes = probe_groups(scenario)
-    columns = [
-        c
-        for c in window.columns
-        if c.startswith("goodput_mbps_") and c.removeprefix("goodput_mbps_") not in probes
-    ]
-    frame = pd.DataFrame(
-        {
-            "second": np.floor(window["t_s"] - 1e-9).astype(int),
-            "queue_delay_ms": queue_delay_ms(window, bottleneck_rate_mbps(scenario)),
-            "goodput_mbps": window[columns].sum(axis=1),
-        }
-    )
-    return frame.groupby("second", as_index=False).mean()
 
 
 def fct_mean_s(fct: pd.DataFrame | None) -> float:

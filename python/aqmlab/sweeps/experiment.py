@@ -365,7 +365,8 @@ def _tables(value: Any, fail) -> tuple[str, ...]:
 
 def _fixed(value: Any, fail, where: str) -> tuple[tuple[str, Any], ...]:
     """A table of dotted scenario keys -> values. Nested tables are flattened, so both
-    `"queue.aqm" = "red"` and `[fixed.queue] aqm = "red"` work."""
+    `"queue.aqm" = "red"` and `[fixed.queue] aqm = "red"` work; an empty table is a value
+    (`"topology.links[0].reverse_queue" = {}`)."""
     if not isinstance(value, Mapping):
         raise fail(f"{where}: must be a table of scenario keys")
     out: list[tuple[str, Any]] = []
@@ -373,7 +374,7 @@ def _fixed(value: Any, fail, where: str) -> tuple[tuple[str, Any], ...]:
     def walk(prefix: str, table: Mapping[str, Any]) -> None:
         for k, v in table.items():
             key = f"{prefix}.{k}" if prefix else str(k)
-            if isinstance(v, Mapping):
+            if isinstance(v, Mapping) and v:
                 walk(key, v)
             else:
                 out.append((key, v))
