@@ -13,7 +13,7 @@ import pytest
 
 from aqmlab import _core
 from aqmlab.evaluate.card import ellipse
-from aqmlab.evaluate.metrics import fct_mean_s, rtt_ratio
+from aqmlab.evaluate.metrics import category_ratio, fct_mean_s
 from aqmlab.evaluate.ranking import rank
 from aqmlab.evaluate.run import evaluate, section_experiment
 from aqmlab.evaluate.sensitivity import scaled_parameters, sensitivity_runs, with_changes
@@ -92,8 +92,8 @@ def test_derived_measures():
     groups = pd.DataFrame(
         {"name": ["probe", "reference", "other"], "throughput_mbps": [0.01, 4.0, 1.0]}
     )
-    assert rtt_ratio(groups) == pytest.approx(0.25)
-    assert math.isnan(rtt_ratio(groups[groups["name"] != "other"]))
+    assert category_ratio(groups) == pytest.approx(0.25)
+    assert math.isnan(category_ratio(groups[groups["name"] != "other"]))
 
 
 def test_the_ellipse_has_the_samples_standard_deviations():

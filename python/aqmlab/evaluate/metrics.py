@@ -9,9 +9,10 @@ those it derives from a run's kept tables and time series.
   AQM Evaluation Suite records each packet's sojourn in the queue (docs/evaluate.md).
 - `fct_mean_s`: mean completion time of the finished transfers of finite flows (the fct
   table's per-size means weighted by the transfers completed); NaN without any.
-- `rtt_goodput_ratio`: the goodput of the group named `other` over that of the group named
-  `reference` (RFC 7928 §6.3); `rtt_unfairness` = |log₂ of it| (0 when equal, 1 for a factor of
-  two either way). NaN in a scenario without those groups.
+- `category_goodput_ratio`: the goodput of the group named `other` over that of the group
+  named `reference`, RFC 7928 §6.3's ratio of category II's goodput over category I's (§6.2's
+  RTTs, §4.4's packet sizes); `category_imbalance` = |log₂ of it| (0 when equal, 1 for a factor
+  of two either way). NaN in a scenario without those groups.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ METRICS = (
     "queue_delay_mean_ms",
     "queue_delay_std_ms",
     "fct_mean_s",
-    "rtt_goodput_ratio",
-    "rtt_unfairness",
+    "category_goodput_ratio",
+    "category_imbalance",
 )
 """Every per-run measure of the report card, ranking criteria included."""
 
@@ -55,8 +56,8 @@ LABELS = {
     "queue_delay_mean_ms": ("queueing delay", "ms"),
     "queue_delay_std_ms": ("queueing delay std", "ms"),
     "fct_mean_s": ("transfer time", "s"),
-    "rtt_goodput_ratio": ("goodput ratio other/reference", ""),
-    "rtt_unfairness": ("|log2 goodput ratio|", ""),
+    "category_goodput_ratio": ("goodput ratio II/I", ""),
+    "category_imbalance": ("|log2 goodput ratio II/I|", ""),
     "delay_change": ("queueing delay change", "%"),
     "goodput_change": ("goodput change", "%"),
 }
@@ -90,7 +91,7 @@ def fct_mean_s(fct: pd.DataFrame | None) -> float:
     return float((done["fct_mean_s"] * done["completed"]).sum() / total) if total else math.nan
 
 
-def rtt_ratio(groups: pd.DataFrame | None) -> float:
+def category_ratio(groups: pd.DataFrame | None) -> float:
     """Goodput of the group `other` over the group `reference` (NaN without both, or when the
     reference delivered nothing)."""
     if groups is None or groups.empty:
@@ -121,9 +122,9 @@ def run_measures(
     else:
         out["queue_delay_mean_ms"] = out["queue_delay_std_ms"] = math.nan
     out["fct_mean_s"] = fct_mean_s(fct)
-    ratio = rtt_ratio(groups)
-    out["rtt_goodput_ratio"] = ratio
+    ratio = category_ratio(groups)
+    out["category_goodput_ratio"] = ratio
     # A starved flow (ratio 0) is unfairness without bound; NaN stays NaN.
     unfairness = math.inf if ratio == 0 else ratio
-    out["rtt_unfairness"] = abs(math.log2(ratio)) if ratio > 0 else unfairness
+    out["category_imbalance"] = abs(math.log2(ratio)) if ratio > 0 else unfairness
     return out

@@ -25,7 +25,7 @@ SHOWN = (
     "mark_rate",
     "jain_fairness",
     "fct_mean_s",
-    "rtt_goodput_ratio",
+    "category_goodput_ratio",
     "delay_change",
     "goodput_change",
 )
@@ -41,7 +41,7 @@ def cell(metric: str, value: float) -> str:
         return "∞"
     if metric in PERCENT:
         return f"{100 * value:.2f}"
-    if metric in ("jain_fairness", "rtt_goodput_ratio", "rtt_unfairness"):
+    if metric in ("jain_fairness", "category_goodput_ratio", "category_imbalance"):
         return f"{value:.3f}"
     return f"{value:.2f}" if abs(value) < 100 else f"{value:.0f}"
 

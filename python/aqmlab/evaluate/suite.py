@@ -38,9 +38,18 @@ SECTIONS: tuple[Section, ...] = (
         "without ECN, and with ECN at the AQM and both senders, as §4.5 suggests.",
         (
             Criterion("goodput_mbps", HIGHER),
-            Criterion("rtt_unfairness", LOWER),
+            Criterion("category_imbalance", LOWER),
             Criterion("drop_rate", LOWER),
         ),
+    ),
+    Section(
+        "packet_sizes",
+        "§4.4",
+        "Packet sizes and congestion notification",
+        "§8.2.2's mild congestion with half the flows sending 500-byte packets and half 1500-"
+        "byte ones; §6.3's ratio of the small-packet flows' goodput over the large-packet "
+        "flows'.",
+        (Criterion("category_imbalance", LOWER), Criterion("goodput_mbps", HIGHER)),
     ),
     Section(
         "scheduling",
@@ -66,7 +75,7 @@ SECTIONS: tuple[Section, ...] = (
         "Round-trip-time fairness",
         "Two bulk NewReno flows, category I with a base RTT of 100 ms and category II with 5 "
         "to 560 ms (§6.2); §6.3's ratio of their goodputs (II over I).",
-        (Criterion("rtt_unfairness", LOWER), Criterion("goodput_mbps", HIGHER)),
+        (Criterion("category_imbalance", LOWER), Criterion("goodput_mbps", HIGHER)),
     ),
     Section(
         "burst_absorption",
