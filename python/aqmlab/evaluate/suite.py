@@ -31,6 +31,15 @@ LOWER, HIGHER = "min", "max"
 
 SECTIONS: tuple[Section, ...] = (
     Section(
+        "packet_sizes",
+        "§4.4",
+        "Packet sizes and congestion notification",
+        "§8.2.2's mild congestion with half the flows sending 500-byte packets and half 1500-"
+        "byte ones; §6.3's ratio of the small-packet flows' goodput over the large-packet "
+        "flows'.",
+        (Criterion("category_imbalance", LOWER), Criterion("goodput_mbps", HIGHER)),
+    ),
+    Section(
         "ecn",
         "§4.5",
         "Interaction with ECN",
@@ -41,15 +50,6 @@ SECTIONS: tuple[Section, ...] = (
             Criterion("category_imbalance", LOWER),
             Criterion("drop_rate", LOWER),
         ),
-    ),
-    Section(
-        "packet_sizes",
-        "§4.4",
-        "Packet sizes and congestion notification",
-        "§8.2.2's mild congestion with half the flows sending 500-byte packets and half 1500-"
-        "byte ones; §6.3's ratio of the small-packet flows' goodput over the large-packet "
-        "flows'.",
-        (Criterion("category_imbalance", LOWER), Criterion("goodput_mbps", HIGHER)),
     ),
     Section(
         "scheduling",
