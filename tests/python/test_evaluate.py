@@ -15,7 +15,7 @@ from aqmlab import _core
 from aqmlab.evaluate.card import ellipse
 from aqmlab.evaluate.metrics import category_ratio, fct_mean_s
 from aqmlab.evaluate.ranking import rank
-from aqmlab.evaluate.run import evaluate, section_experiment
+from aqmlab.evaluate.run import evaluate, section_experiment, with_baseline
 from aqmlab.evaluate.sensitivity import scaled_parameters, sensitivity_runs, with_changes
 from aqmlab.evaluate.suite import SECTIONS, Criterion, Section
 from conftest import assert_usage_error, run_cli
@@ -41,7 +41,7 @@ def test_the_report_card_is_built_from_stored_runs_and_reused(tmp_path):
     out = tmp_path / "card"
     first = evaluate(["red", "fq_codel"], out, quick=True, chosen=["multi_aqm", "ecn"], jobs=1,
                      progress=False)  # fmt: skip
-    assert first.sweep.ran == 54 and not first.sweep.failed
+    assert first.sweep.ran == 81 and not first.sweep.failed  # droptail, the baseline, too
     text = first.report.read_text(encoding="utf-8")
     assert "## §10 Multi-AQM scenario" in text and "## §4.5 Interaction with ECN" in text
     assert "| rank | AQM |" in text and "mark rate (%)" in text
@@ -49,7 +49,7 @@ def test_the_report_card_is_built_from_stored_runs_and_reused(tmp_path):
         assert (out / "figures" / f"{stem}_delay_goodput.png").is_file()
         assert (out / "figures" / f"{stem}_probe_rtt.svg").is_file()
         ranking = pd.read_parquet(out / "tables" / f"{stem}_ranking.parquet")
-        assert sorted(ranking["aqm"]) == ["fq_codel", "red"]
+        assert sorted(ranking["aqm"]) == ["droptail", "fq_codel", "red"]
     measures = pd.read_parquet(out / "tables" / "ecn.parquet")
     assert set(measures["ecn"]) == {"off", "on"}
     marks = measures.groupby(["aqm", "ecn"])["mark_rate"].max()
@@ -57,7 +57,7 @@ def test_the_report_card_is_built_from_stored_runs_and_reused(tmp_path):
 
     second = evaluate(["red", "fq_codel"], out, quick=True, chosen=["multi_aqm", "ecn"], jobs=1,
                       progress=False)  # fmt: skip
-    assert second.sweep.ran == 0 and second.sweep.skipped == 54
+    assert second.sweep.ran == 0 and second.sweep.skipped == 81
     timing = ("- runs:",)  # the line with this call's wall time
     same = [ln for ln in text.splitlines() if not ln.startswith(timing)]
     again = [ln for ln in second.report.read_text().splitlines() if not ln.startswith(timing)]
@@ -147,3 +147,9 @@ def test_sensitivity_scales_real_parameters_and_measures_against_the_same_seed()
     assert changed["delay_change"].iloc[2:].tolist() == [0.5, 0.5]
     assert changed["goodput_change"].iloc[2:].tolist() == [0.0, pytest.approx(0.2)]
     assert changed["delay_change"].iloc[:2].isna().all()
+
+
+def test_drop_tail_is_the_baseline_unless_left_out():
+    assert with_baseline(["red"], True) == ["red", "droptail"]
+    assert with_baseline(["droptail", "red"], True) == ["droptail", "red"]
+    assert with_baseline(["red"], False) == ["red"]

@@ -24,6 +24,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     out_dir = Path(args.out) if args.out is not None else default
     check_target(out_dir, "evaluate", args.overwrite)
     command = "aqmlab evaluate " + " ".join(aqms) + (" --quick" if args.quick else "")
+    command += "" if args.baseline else " --no-baseline"
     if args.sections:
         command += f" --sections {','.join(chosen or [])}"
     outcome = evaluate(
@@ -38,6 +39,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         address=args.address,
         max_memory=args.max_memory,
         command=command,
+        baseline=args.baseline,
     )
     for result in outcome.results:
         if result.ranking.empty:
@@ -64,6 +66,12 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("aqms", nargs="+", metavar="AQM", help="the AQMs to evaluate (aqmlab list)")
     p.add_argument("--quick", action="store_true", help="one seed and shorter runs (a few minutes)")
+    p.add_argument(
+        "--no-baseline",
+        dest="baseline",
+        action="store_false",
+        help="leave out drop tail, the reference every AQM is compared with (RFC 7928 §4.3)",
+    )
     p.add_argument(
         "--sections",
         metavar="LIST",

@@ -38,6 +38,16 @@ class EvaluateOutcome:
     wall_s: float
 
 
+BASELINE = "droptail"
+"""The reference RFC 7928 §4.3 expects every AQM to be compared with: no AQM, a FIFO that
+drops when full (the same buffer)."""
+
+
+def with_baseline(aqms: Sequence[str], baseline: bool) -> list[str]:
+    """`aqms` with drop tail appended when `baseline` and it is not among them."""
+    return [*aqms, BASELINE] if baseline and BASELINE not in aqms else list(aqms)
+
+
 def check_aqms(names: Sequence[str]) -> list[str]:
     """The AQM names, each known to the core and given once; else `ExperimentError`."""
     known = aqm_registry.names()
@@ -108,12 +118,14 @@ def evaluate(
     address: str | None = None,
     max_memory: str | int | None = None,
     command: str = "aqmlab evaluate",
+    baseline: bool = True,
 ) -> EvaluateOutcome:
-    """Run the chosen sections (all by default) with `aqms` into `out_dir` and write the
-    report card there. Every scenario is checked before anything is written; finished runs are
-    stored under `out_dir`/runs and reused when called again."""
+    """Run the chosen sections (all by default) with `aqms`, and drop tail as the baseline
+    unless `baseline` is false, into `out_dir` and write the report card there. Every
+    scenario is checked before anything is written; finished runs are stored under
+    `out_dir`/runs and reused when called again."""
     t0 = time.perf_counter()
-    aqms = check_aqms(aqms)
+    aqms = with_baseline(check_aqms(aqms), baseline)
     out_dir = Path(out_dir)
     results = [
         SectionResult(s, section_experiment(s, aqms, quick))

@@ -47,6 +47,7 @@ SECTIONS: tuple[Section, ...] = (
         "without ECN, and with ECN at the AQM and both senders, as §4.5 suggests.",
         (
             Criterion("goodput_mbps", HIGHER),
+            Criterion("queue_delay_mean_ms", LOWER),
             Criterion("category_imbalance", LOWER),
             Criterion("drop_rate", LOWER),
         ),
