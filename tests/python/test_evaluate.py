@@ -81,6 +81,8 @@ def test_ranking_follows_each_criterion_and_shares_ties():
     assert table.loc["y", "rank"] == 1
     # x: ranks 1 and 3 (mean 2), z: 3 and 2 (2.5).
     assert table.loc["x", "rank"] == 2 and table.loc["z", "rank"] == 3
+    unranked = rank(measures.assign(a=math.nan, b=math.nan), section, ["x", "y"])
+    assert unranked["rank"].isna().all()
     tied = rank(measures.assign(b=1.0), section, ["x", "y", "z"]).set_index("aqm")
     assert tied.loc["x", "rank"] == tied.loc["y", "rank"] == 1
 

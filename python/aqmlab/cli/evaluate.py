@@ -14,6 +14,7 @@ from .sweep import RESUME_HELP, add_backend_arguments
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
+    from ..evaluate.report import rank_text
     from ..evaluate.run import check_aqms, check_sections, evaluate
     from ..present.common import display
 
@@ -46,7 +47,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             continue
         s = result.section
         order = ", ".join(
-            f"{int(r['rank'])}. {display(r['aqm'])}" for _, r in result.ranking.iterrows()
+            f"{rank_text(r['rank'])}. {display(r['aqm'])}" for _, r in result.ranking.iterrows()
         )
         print(f"{s.rfc:>4} {s.stem:<17} {order}")
     sweep = outcome.sweep

@@ -3,7 +3,8 @@
 case has the same seeds, so each case weighs the same), the AQMs are ranked on each (1 the
 best; equal values share the better rank), and the overall rank orders the mean of those
 ranks, ties in the order the AQMs were given. A criterion no run of an AQM could measure
-(NaN) leaves that AQM unranked on it."""
+(NaN) leaves that AQM unranked on it; an AQM unranked on every criterion (drop tail has no
+parameters to vary) has no rank and comes last."""
 
 from __future__ import annotations
 
@@ -26,6 +27,5 @@ def rank(measures: pd.DataFrame, section: Section, aqms: Sequence[str]) -> pd.Da
         table[column] = values.rank(method="min", ascending=criterion.better == "min")
         ranks.append(column)
     table["mean_rank"] = table[ranks].mean(axis=1, skipna=True)
-    order = table["mean_rank"].rank(method="min", na_option="bottom")
-    table["rank"] = order.astype(int)
-    return table.sort_values("rank", kind="stable").reset_index(drop=True)
+    table["rank"] = table["mean_rank"].rank(method="min")
+    return table.sort_values("rank", kind="stable", na_position="last").reset_index(drop=True)

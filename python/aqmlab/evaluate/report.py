@@ -46,6 +46,11 @@ def cell(metric: str, value: float) -> str:
     return f"{value:.2f}" if abs(value) < 100 else f"{value:.0f}"
 
 
+def rank_text(rank: float) -> str:
+    """A rank as shown: its number, or "–" for an AQM with no rank."""
+    return "–" if pd.isna(rank) else str(int(rank))
+
+
 def heading(metric: str) -> str:
     name, unit = LABELS[metric]
     return f"{name} ({unit})" if unit else name
@@ -80,7 +85,7 @@ def ranking_table(result: SectionResult) -> str:
     headers.append("mean rank")
     rows = []
     for _, r in result.ranking.iterrows():
-        row = [str(r["rank"]), display(r["aqm"])]
+        row = [rank_text(r["rank"]), display(r["aqm"])]
         for c in criteria:
             rank = r[f"rank_{c.metric}"]
             shown = "–" if pd.isna(rank) else f"{int(rank)}"
@@ -98,7 +103,7 @@ def overview(results: Sequence[SectionResult], aqms: Sequence[str]) -> str:
         row = [display(aqm)]
         for r in ranked:
             hit = r.ranking[r.ranking["aqm"] == aqm]
-            row.append(str(int(hit["rank"].iloc[0])) if len(hit) else "–")
+            row.append(rank_text(hit["rank"].iloc[0]) if len(hit) else "–")
         rows.append(row)
     return markdown(headers, rows, 1)
 
