@@ -57,7 +57,7 @@ LABELS = {
     "queue_delay_std_ms": ("queueing delay std", "ms"),
     "fct_mean_s": ("transfer time", "s"),
     "category_goodput_ratio": ("goodput ratio II/I", ""),
-    "category_imbalance": ("|log2 goodput ratio II/I|", ""),
+    "category_imbalance": ("imbalance, abs. log2 of II/I", ""),
     "delay_change": ("queueing delay change", "%"),
     "goodput_change": ("goodput change", "%"),
 }
