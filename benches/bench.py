@@ -2,8 +2,10 @@
 
 Usage (from the repository root, after `make build`):
   python benches/bench.py                       scenario 2 speed and memory, model speed
-  python benches/bench.py --reproduce [quick|full|both] [--paper betared|li2014|chen2011|all]
-                                                `aqmlab reproduce PAPER` wall time
+  python benches/bench.py --reproduce [quick|full|both] [--paper NAME|all]
+                                                `aqmlab reproduce PAPER` wall time (NAME:
+                                                betared, li2014, chen2011; evaluate: the
+                                                RFC 7928 suite, `aqmlab evaluate`)
 Each mode rewrites its own part of BENCHMARKS.md and keeps the other's.
 """
 
@@ -456,26 +458,33 @@ def with_section(text: str, section: str | None) -> str:
     return text if section is None else f"{text}\n{section}\n"
 
 
-PAPERS = ("betared", "li2014", "chen2011")
-"""The reproductions `--reproduce` times, in the order of the table."""
+COMMANDS = {
+    "betared": ["reproduce", "betared"],
+    "li2014": ["reproduce", "li2014"],
+    "chen2011": ["reproduce", "chen2011"],
+    "evaluate": ["evaluate", "red", "pie", "fq_codel"],
+}
+"""The commands `--reproduce` times, in the order of the table: the three reproductions and
+the RFC 7928 suite (`aqmlab evaluate`, with drop tail as its baseline: four AQMs)."""
+PAPERS = tuple(COMMANDS)
 
 
 def time_reproduction(paper: str, mode: str) -> dict:
-    """Wall time of `aqmlab reproduce PAPER` from an empty output folder, which is kept
-    afterwards (results/bench/reproduce-PAPER[-quick]) so its report can be read."""
+    """Wall time of `aqmlab reproduce PAPER` (or `aqmlab evaluate ...`, COMMANDS) from an
+    empty output folder, which is kept afterwards (results/bench/<command>-PAPER[-quick]) so
+    its report can be read."""
     out = (
         REPO_ROOT
         / "results"
         / "bench"
-        / (f"reproduce-{paper}" + ("-quick" if mode == "quick" else ""))
+        / (f"{COMMANDS[paper][0]}-{paper}" + ("-quick" if mode == "quick" else ""))
     )
     shutil.rmtree(out, ignore_errors=True)
     cmd = [
         sys.executable,
         "-m",
         "aqmlab.cli",
-        "reproduce",
-        paper,
+        *COMMANDS[paper],
         *REPRODUCTION_MODES[mode],
         "--out",
         str(out),
@@ -486,7 +495,7 @@ def time_reproduction(paper: str, mode: str) -> dict:
     wall_s = time.perf_counter() - t0
     if proc.returncode != 0:
         sys.stderr.write(proc.stdout + proc.stderr)
-        raise SystemExit(f"reproduce {paper} {mode} failed (exit {proc.returncode})")
+        raise SystemExit(f"{' '.join(COMMANDS[paper])} {mode} failed (exit {proc.returncode})")
     line = next((x for x in proc.stdout.splitlines() if " runs: " in x), "? runs:")
     cpu = re.search(r"([0-9.]+) s CPU", line)
     return {
@@ -498,7 +507,7 @@ def time_reproduction(paper: str, mode: str) -> dict:
 
 
 def _command(paper: str, mode: str) -> str:
-    return f"`aqmlab reproduce {paper}" + (" --quick`" if mode == "quick" else "`")
+    return f"`aqmlab {' '.join(COMMANDS[paper])}" + (" --quick`" if mode == "quick" else "`")
 
 
 def reproduction_section(results: dict[tuple[str, str], dict], old: str | None) -> str:
@@ -521,7 +530,7 @@ def reproduction_section(results: dict[tuple[str, str], dict], old: str | None) 
         "Recorded by `make bench-reproduce` (`benches/bench.py --reproduce`): the wall time of "
         "the whole command (interpreter start-up, all simulations on one worker process per "
         "core, tables, figures and report.md) into an empty output folder, so no run is "
-        "reused; the folders are kept as `results/bench/reproduce-<paper>[-quick]/`. Runs "
+        "reused; the folders are kept as `results/bench/<command>-<paper>[-quick]/`. Runs "
         "counts distinct simulations (figures or tables share some); the CPU time is their "
         "sum over the workers. The machine is the one described at the top of this page; "
         "other work running on it at the same time (see the load average: 2 means both cores busy) "
@@ -570,7 +579,10 @@ def main() -> int:
         help="time `aqmlab reproduce PAPER` instead of the scenario benchmarks",
     )
     parser.add_argument(
-        "--paper", choices=[*PAPERS, "all"], default="all", help="which reproduction to time"
+        "--paper",
+        choices=[*PAPERS, "all"],
+        default="all",
+        help="which reproduction (or evaluate: the RFC 7928 suite) to time",
     )
     args = parser.parse_args()
     if args.reproduce:
