@@ -2,6 +2,7 @@
 //! managed queue) and the two ends of every flow, plus the helpers the builders share.
 
 use super::fifo_port::FifoQueue;
+use super::link_rate::LinkRate;
 use super::managed_port::ManagedQueue;
 use super::network::{Network, PortQueue};
 use super::routing::{compute_routes, path_delay_ns};
@@ -140,7 +141,7 @@ impl Access {
         net.add_link(
             sender,
             ingress,
-            self.rate_bps,
+            LinkRate::fixed(self.rate_bps),
             sender_ns,
             fifo(host),
             fifo(router),
@@ -148,7 +149,7 @@ impl Access {
         net.add_link(
             egress,
             receiver,
-            self.rate_bps,
+            LinkRate::fixed(self.rate_bps),
             receiver_ns,
             fifo(router),
             fifo(host),

@@ -7,6 +7,7 @@
 use super::built::{
     fifo, mbps_to_bps, route_flows, Access, BuiltNet, FlowAccess, MeasuredPort, QueueMaker,
 };
+use super::link_rate::LinkRate;
 use super::network::{Network, PortQueue};
 use crate::scenario::{RouterNet, ScenarioError};
 use crate::time::ms_to_ns;
@@ -35,7 +36,7 @@ pub fn build(
         let (ab, ba) = net.add_link(
             routers[a],
             routers[b],
-            mbps_to_bps(link.rate_mbps),
+            LinkRate::fixed(mbps_to_bps(link.rate_mbps)),
             ms_to_ns(link.delay_ms),
             PortQueue::Managed(Box::new(forward)),
             reverse,
