@@ -193,3 +193,114 @@ fn recovery_kinds_that_need_or_refuse_sack_say_so() {
         "{line}"
     );
 }
+
+#[test]
+fn rate_schedule_errors_name_the_pair_and_what_is_allowed() {
+    let key = "topology.bottleneck_rate_schedule";
+    let bad = |value: &str| err(OK, &[(key, value)]);
+    let pairs = "must be an array of at most 1000000 [t_s, rate_mbps] pairs, times strictly \
+                 increasing in [0, duration_s = 10]";
+    assert_eq!(bad("5"), format!("{key}: {pairs}, got an integer"));
+    assert_eq!(
+        bad("[5.0]"),
+        format!("{key}[0]: must be a pair [t_s, rate_mbps], got a float")
+    );
+    assert_eq!(
+        bad("[[1.0, 2.0, 3.0]]"),
+        format!("{key}[0]: must be a pair [t_s, rate_mbps], got an array of 3 elements")
+    );
+    let first = "t_s must be a number in [0, 10] (duration_s)";
+    assert_eq!(
+        bad("[[11.0, 5.0]]"),
+        format!("{key}[0][0]: {first}, got 11")
+    );
+    assert_eq!(
+        bad("[[-1.0, 5.0]]"),
+        format!("{key}[0][0]: {first}, got -1")
+    );
+    assert_eq!(
+        bad("[[\"1\", 5.0]]"),
+        format!("{key}[0][0]: {first}, got a string")
+    );
+    // Strictly increasing, also once counted in whole nanoseconds.
+    let later = "t_s must be a number in (2, 10]: later than the change before it by at least \
+                 1 ns, and at most duration_s";
+    assert_eq!(
+        bad("[[2.0, 5.0], [2.0, 6.0]]"),
+        format!("{key}[1][0]: {later}, got 2")
+    );
+    assert_eq!(
+        bad("[[2.0, 5.0], [2.0000000001, 6.0]]"),
+        format!("{key}[1][0]: {later}, got 2.0000000001")
+    );
+    assert_eq!(
+        bad("[[2.0, 5.0], [1.0, 6.0]]"),
+        format!("{key}[1][0]: {later}, got 1")
+    );
+    // Rates are checked as `bottleneck_rate_mbps` is.
+    assert_eq!(
+        bad("[[1.0, 0.0]]"),
+        format!("{key}[0][1]: rate_mbps must be a number > 0")
+    );
+    assert_eq!(
+        bad("[[1.0, \"fast\"]]"),
+        format!("{key}[0][1]: rate_mbps must be a number > 0, got a string")
+    );
+    assert_eq!(
+        bad("[[1.0, 1e9]]"),
+        format!(
+            "{key}[0][1]: rate_mbps must be a number in [0.000001, 832000]: below, the rate \
+             rounds to 0 b/s; above, a 52-byte packet's transmission time rounds to 0 ns"
+        )
+    );
+    // A shorter run leaves a change outside it; an element set on its own is checked too.
+    assert_eq!(
+        err(OK, &[(key, "[[8.0, 5.0]]"), ("duration_s", "5")]),
+        format!("{key}[0][0]: t_s must be a number in [0, 5] (duration_s), got 8")
+    );
+    assert_eq!(
+        err(
+            OK,
+            &[(key, "[[1.0, 5.0], [2.0, 6.0]]"), ("topology.bottleneck_rate_schedule[1][0]", "0.5")]
+        ),
+        format!("{key}[1][0]: t_s must be a number in (1, 10]: later than the change before it by at least 1 ns, and at most duration_s, got 0.5")
+    );
+    // The first and last instants of the run, and an empty schedule, are allowed.
+    for ok in ["[[0.0, 5.0], [10.0, 1.0]]", "[]"] {
+        let sets = [(key.to_string(), ok.to_string())];
+        sim::resolve_scenario(OK, &sets).unwrap_or_else(|e| panic!("{ok}: {e}"));
+    }
+}
+
+#[test]
+fn a_link_rate_schedule_belongs_to_its_kind_of_topology() {
+    let chain = r#"
+duration_s = 10.0
+[topology]
+kind = "chain"
+routers = ["A", "B"]
+[[topology.links]]
+rate_mbps = 10.0
+delay_ms = 5.0
+rate_schedule = [[1.0, 5.0], [2.0, -5.0]]
+[traffic.schedule]
+kind = "constant"
+flows = 2
+"#;
+    assert_eq!(
+        err(chain, &[]),
+        "topology.links[0].rate_schedule[1][1]: rate_mbps must be a number > 0"
+    );
+    let fixed = ("topology.links[0].rate_schedule[1][1]", "5");
+    let line = err(chain, &[fixed, ("topology.bottleneck_rate_schedule", "[]")]);
+    assert!(
+        line.starts_with("topology.bottleneck_rate_schedule: unknown key; allowed here: "),
+        "{line}"
+    );
+    let line = err(OK, &[("topology.rate_schedule", "[]")]);
+    assert!(
+        line.starts_with("topology.rate_schedule: unknown key; allowed here: ")
+            && line.contains("bottleneck_rate_schedule"),
+        "{line}"
+    );
+}

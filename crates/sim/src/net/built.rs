@@ -2,11 +2,12 @@
 //! managed queue) and the two ends of every flow, plus the helpers the builders share.
 
 use super::fifo_port::FifoQueue;
+use super::link_rate::LinkRate;
 use super::managed_port::ManagedQueue;
 use super::network::{Network, PortQueue};
 use super::routing::{compute_routes, path_delay_ns};
-use crate::scenario::{AccessLinks, DelaySpec, QueueSpec, ScenarioError};
-use crate::time::ms_to_ns;
+use crate::scenario::{AccessLinks, DelaySpec, QueueSpec, RateChange, ScenarioError};
+use crate::time::{ms_to_ns, s_to_ns};
 use aqm::Rng;
 
 /// The two ends of one flow and its round-trip propagation delay.
@@ -77,6 +78,20 @@ pub fn mbps_to_bps(mbps: f64) -> u64 {
     (mbps * 1e6).round() as u64
 }
 
+/// A link's rate: `rate_mbps` from the start, then each change's from its time on, in whole
+/// b/s and whole nanoseconds.
+pub fn link_rate(rate_mbps: f64, schedule: &[RateChange]) -> LinkRate {
+    let initial_bps = mbps_to_bps(rate_mbps);
+    if schedule.is_empty() {
+        return LinkRate::fixed(initial_bps);
+    }
+    let changes = schedule
+        .iter()
+        .map(|c| (s_to_ns(c.t_s), mbps_to_bps(c.rate_mbps)))
+        .collect();
+    LinkRate::scheduled(initial_bps, changes)
+}
+
 /// A drop-tail port of `limit` packets.
 pub fn fifo(limit: u32) -> PortQueue {
     PortQueue::Fifo(FifoQueue::new(limit))
@@ -140,7 +155,7 @@ impl Access {
         net.add_link(
             sender,
             ingress,
-            self.rate_bps,
+            LinkRate::fixed(self.rate_bps),
             sender_ns,
             fifo(host),
             fifo(router),
@@ -148,7 +163,7 @@ impl Access {
         net.add_link(
             egress,
             receiver,
-            self.rate_bps,
+            LinkRate::fixed(self.rate_bps),
             receiver_ns,
             fifo(router),
             fifo(host),

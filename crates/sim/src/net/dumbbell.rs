@@ -2,7 +2,7 @@
 //! scenario's queue and AQM; every other port is drop tail with a declared size.
 
 use super::built::{
-    fifo, mbps_to_bps, route_flows, Access, BuiltNet, FlowAccess, MeasuredPort, QueueMaker,
+    fifo, link_rate, route_flows, Access, BuiltNet, FlowAccess, MeasuredPort, QueueMaker,
 };
 use super::network::{Network, PortQueue};
 use crate::scenario::{Dumbbell, QueueSpec, ScenarioError, DUMBBELL_PORT};
@@ -21,12 +21,12 @@ pub fn build(
     let r1 = net.add_router();
     let r2 = net.add_router();
     let bottleneck_delay_ns = ms_to_ns(spec.bottleneck_delay_ms);
-    let rate_bps = mbps_to_bps(spec.bottleneck_rate_mbps);
+    let rate = link_rate(spec.bottleneck_rate_mbps, &spec.bottleneck_rate_schedule);
     let managed = make(0, queue, spec.bottleneck_rate_mbps * 1e6)?;
     let (bottleneck_port, _) = net.add_link(
         r1,
         r2,
-        rate_bps,
+        rate,
         bottleneck_delay_ns,
         PortQueue::Managed(Box::new(managed)),
         fifo(spec.access.router_buffer_pkts),

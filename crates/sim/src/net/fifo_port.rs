@@ -1,7 +1,8 @@
 //! A drop-tail FIFO output port, computed without events of its own.
 //!
 //! With first-in first-out service and no decision at dequeue, a packet's transmission start
-//! is known the moment it arrives: max(now, when the link frees up). The port therefore only
+//! is known the moment it arrives: max(now, when the link frees up), and so is its end, the
+//! start plus its transmission time at the rate in force then. The port therefore only
 //! remembers the start times of the packets still waiting, drops on overflow, and hands back
 //! when the packet leaves the wire; the caller schedules its arrival at the far end.
 
@@ -39,15 +40,21 @@ impl FifoQueue {
         self.waiting.len() as u32
     }
 
-    /// Offer a packet that takes `tx_ns` to serialise. Returns when its last bit leaves, or
-    /// `None` when the buffer is full and the packet is dropped. A backlog that would leave
+    /// Offer a packet that takes `tx_ns(start)` to serialise when its transmission starts at
+    /// `start` (the link's rate may change over the run). Returns when its last bit leaves,
+    /// or `None` when the buffer is full and the packet is dropped. A backlog that would leave
     /// after the end of representable time saturates there (it never leaves within a run).
-    pub fn offer(&mut self, now_ns: u64, size_bytes: u32, tx_ns: u64) -> Option<u64> {
+    pub fn offer(
+        &mut self,
+        now_ns: u64,
+        size_bytes: u32,
+        tx_ns: impl FnOnce(u64) -> u64,
+    ) -> Option<u64> {
         if self.len_at(now_ns) >= self.limit_pkts {
             return None;
         }
         let start = self.busy_until_ns.max(now_ns);
-        self.busy_until_ns = start.saturating_add(tx_ns);
+        self.busy_until_ns = start.saturating_add(tx_ns(start));
         if start > now_ns {
             self.waiting.push_back((start, size_bytes));
         }
@@ -62,20 +69,31 @@ mod tests {
     #[test]
     fn serves_back_to_back_and_drops_on_overflow() {
         let mut q = FifoQueue::new(2);
-        assert_eq!(q.offer(0, 100, 10), Some(10)); // on the wire at once
-        assert_eq!(q.offer(0, 100, 10), Some(20)); // waits
-        assert_eq!(q.offer(1, 100, 10), Some(30)); // waits
-        assert_eq!(q.offer(2, 100, 10), None); // two waiting: full
+        assert_eq!(q.offer(0, 100, |_| 10), Some(10)); // on the wire at once
+        assert_eq!(q.offer(0, 100, |_| 10), Some(20)); // waits
+        assert_eq!(q.offer(1, 100, |_| 10), Some(30)); // waits
+        assert_eq!(q.offer(2, 100, |_| 10), None); // two waiting: full
         assert_eq!(q.len_at(10), 1); // the second started at 10
-        assert_eq!(q.offer(10, 100, 10), Some(40));
-        assert_eq!(q.offer(100, 100, 10), Some(110)); // idle again
+        assert_eq!(q.offer(10, 100, |_| 10), Some(40));
+        assert_eq!(q.offer(100, 100, |_| 10), Some(110)); // idle again
+    }
+
+    #[test]
+    fn each_packet_takes_the_time_of_its_start() {
+        // The link takes 10 ns per packet before 25 ns and 20 ns from then on.
+        let tx = |start: u64| if start < 25 { 10 } else { 20 };
+        let mut q = FifoQueue::new(10);
+        assert_eq!(q.offer(0, 100, tx), Some(10));
+        assert_eq!(q.offer(0, 100, tx), Some(20));
+        assert_eq!(q.offer(0, 100, tx), Some(30)); // starts at 20: the old time
+        assert_eq!(q.offer(0, 100, tx), Some(50)); // starts at 30: the new one
     }
 
     #[test]
     fn a_backlog_beyond_representable_time_saturates() {
         let mut q = FifoQueue::new(10);
-        assert_eq!(q.offer(0, 100, u64::MAX - 5), Some(u64::MAX - 5));
-        assert_eq!(q.offer(0, 100, 10), Some(u64::MAX));
-        assert_eq!(q.offer(1, 100, 10), Some(u64::MAX));
+        assert_eq!(q.offer(0, 100, |_| u64::MAX - 5), Some(u64::MAX - 5));
+        assert_eq!(q.offer(0, 100, |_| 10), Some(u64::MAX));
+        assert_eq!(q.offer(1, 100, |_| 10), Some(u64::MAX));
     }
 }

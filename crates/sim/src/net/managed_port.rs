@@ -8,8 +8,11 @@
 //! is then known when it joins, and the simulator sends it on at once
 //! ([`ManagedQueue::offer_in_order`]), with no end-of-transmission event; the queue makes its
 //! departures, each at its own time, whenever it is next used ([`ManagedQueue::depart_until`]),
-//! so the AQM hears of them as it would have at each end of transmission.
+//! so the AQM hears of them as it would have at each end of transmission. A link whose rate
+//! changes keeps this exact: each packet's transmission time follows from the rate in force at
+//! its start ([`LinkRate`]), which is known when it joins.
 
+use super::link_rate::LinkRate;
 use super::qdisc::discipline::{Dequeued, Discipline, FlowInfo};
 use super::qdisc::flow_queues::FqCounters;
 use super::qdisc::Host;
@@ -18,7 +21,6 @@ use crate::metrics::dual_queue::DualQueueCounts;
 use crate::metrics::port_stats::PortStats;
 use crate::packet::Packet;
 use crate::scenario::QueueSpec;
-use crate::time::tx_time_ns;
 use aqm::Rng;
 
 /// The discipline, its counters, and whether its link is busy.
@@ -181,14 +183,13 @@ impl ManagedQueue {
     }
 
     /// In order: make every departure due by `now_ns` (ends of transmission at or before it),
-    /// each at its own time, on a link of `rate_bps`. Returns how many packets went on the
-    /// link.
-    pub fn depart_until(&mut self, now_ns: u64, rate_bps: u64, counts: &mut PacketCounts) -> u64 {
+    /// each at its own time, on a link of `rate`. Returns how many packets went on the link.
+    pub fn depart_until(&mut self, now_ns: u64, rate: &LinkRate, counts: &mut PacketCounts) -> u64 {
         debug_assert!(self.in_order);
         let mut started = 0;
         while self.busy && self.tx_end_ns <= now_ns {
             self.busy = false;
-            started += self.start_next(self.tx_end_ns, rate_bps, counts);
+            started += self.start_next(self.tx_end_ns, rate, counts);
         }
         started
     }
@@ -200,10 +201,10 @@ impl ManagedQueue {
         &mut self,
         now_ns: u64,
         pkt: Packet,
-        rate_bps: u64,
+        rate: &LinkRate,
         counts: &mut PacketCounts,
     ) -> Offered {
-        let mut sent = self.depart_until(now_ns, rate_bps, counts);
+        let mut sent = self.depart_until(now_ns, rate, counts);
         if !self.enqueue(now_ns, pkt, counts) {
             return Offered { sent, joined: None };
         }
@@ -216,9 +217,9 @@ impl ManagedQueue {
         } else {
             now_ns
         };
-        self.backlog_end_ns = start_ns + tx_time_ns(pkt.bytes(), rate_bps);
+        self.backlog_end_ns = start_ns + rate.tx_time_ns(pkt.bytes(), start_ns);
         if !self.busy {
-            sent += self.start_next(now_ns, rate_bps, counts);
+            sent += self.start_next(now_ns, rate, counts);
         }
         Offered {
             sent,
@@ -228,10 +229,10 @@ impl ManagedQueue {
 
     /// In order, with the link idle at `at_ns`: put the head packet on it, if any. Returns
     /// how many packets went on the link (0 or 1).
-    fn start_next(&mut self, at_ns: u64, rate_bps: u64, counts: &mut PacketCounts) -> u64 {
+    fn start_next(&mut self, at_ns: u64, rate: &LinkRate, counts: &mut PacketCounts) -> u64 {
         match self.dequeue(at_ns, counts) {
             Dequeued::Packet(pkt) => {
-                let tx_ns = tx_time_ns(pkt.bytes(), rate_bps);
+                let tx_ns = rate.tx_time_ns(pkt.bytes(), at_ns);
                 self.busy = true;
                 self.tx_end_ns = at_ns + tx_ns;
                 self.stats

@@ -4,6 +4,7 @@
 pub mod built;
 pub mod dumbbell;
 pub mod fifo_port;
+pub mod link_rate;
 pub mod managed_port;
 pub mod network;
 pub mod qdisc;

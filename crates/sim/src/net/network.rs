@@ -2,14 +2,15 @@
 //! propagation delay and a queue (drop tail, or a managed queue with an AQM).
 
 use super::fifo_port::FifoQueue;
+use super::link_rate::LinkRate;
 use super::managed_port::ManagedQueue;
 
 /// An output port: the sending end of one direction of a link.
 pub struct Port {
     /// Node at the far end.
     pub to_node: u32,
-    /// Link rate, bits per second.
-    pub rate_bps: u64,
+    /// Link rate over the run, bits per second.
+    pub rate: LinkRate,
     /// Propagation delay, ns.
     pub delay_ns: u64,
     /// The port's buffer.
@@ -65,18 +66,19 @@ impl Network {
         (self.nodes.len() - 1) as u32
     }
 
-    /// Connect `a` and `b` with a full-duplex link; returns the ports (a→b, b→a).
+    /// Connect `a` and `b` with a full-duplex link of `rate` both ways; returns the ports
+    /// (a→b, b→a).
     pub fn add_link(
         &mut self,
         a: u32,
         b: u32,
-        rate_bps: u64,
+        rate: LinkRate,
         delay_ns: u64,
         queue_ab: PortQueue,
         queue_ba: PortQueue,
     ) -> (u32, u32) {
-        let ab = self.add_port(a, b, rate_bps, delay_ns, queue_ab);
-        let ba = self.add_port(b, a, rate_bps, delay_ns, queue_ba);
+        let ab = self.add_port(a, b, rate.clone(), delay_ns, queue_ab);
+        let ba = self.add_port(b, a, rate, delay_ns, queue_ba);
         self.reverse_port.push(ba);
         self.reverse_port.push(ab);
         (ab, ba)
@@ -86,14 +88,14 @@ impl Network {
         &mut self,
         from: u32,
         to: u32,
-        rate_bps: u64,
+        rate: LinkRate,
         delay_ns: u64,
         queue: PortQueue,
     ) -> u32 {
         let id = self.ports.len() as u32;
         self.ports.push(Port {
             to_node: to,
-            rate_bps,
+            rate,
             delay_ns,
             queue,
         });

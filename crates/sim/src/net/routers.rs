@@ -5,7 +5,7 @@
 //! by its own access link; routes are the fewest hops (on a line, the line).
 
 use super::built::{
-    fifo, mbps_to_bps, route_flows, Access, BuiltNet, FlowAccess, MeasuredPort, QueueMaker,
+    fifo, link_rate, route_flows, Access, BuiltNet, FlowAccess, MeasuredPort, QueueMaker,
 };
 use super::network::{Network, PortQueue};
 use crate::scenario::{RouterNet, ScenarioError};
@@ -35,7 +35,7 @@ pub fn build(
         let (ab, ba) = net.add_link(
             routers[a],
             routers[b],
-            mbps_to_bps(link.rate_mbps),
+            link_rate(link.rate_mbps, &link.rate_schedule),
             ms_to_ns(link.delay_ms),
             PortQueue::Managed(Box::new(forward)),
             reverse,

@@ -93,6 +93,7 @@ pub fn path_delay_ns(net: &Network, from: u32, to: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::super::fifo_port::FifoQueue;
+    use super::super::link_rate::LinkRate;
     use super::super::network::PortQueue;
     use super::*;
 
@@ -113,12 +114,12 @@ mod tests {
         let mut net = Network::default();
         let (r0, r1, r2) = (net.add_router(), net.add_router(), net.add_router());
         let (h0, h1, h2) = (net.add_host(), net.add_host(), net.add_host());
-        let (r0_h0, _) = net.add_link(r0, h0, 1, 0, fifo(), fifo());
-        let (r0_r1, r1_r0) = net.add_link(r0, r1, 1, 0, fifo(), fifo());
-        let (r1_r2, _) = net.add_link(r1, r2, 1, 0, fifo(), fifo());
-        let (r2_h1, _) = net.add_link(r2, h1, 1, 0, fifo(), fifo());
-        let (r0_r2, r2_r0) = net.add_link(r0, r2, 1, 0, fifo(), fifo());
-        let (r1_h2, _) = net.add_link(r1, h2, 1, 0, fifo(), fifo());
+        let (r0_h0, _) = net.add_link(r0, h0, LinkRate::fixed(1), 0, fifo(), fifo());
+        let (r0_r1, r1_r0) = net.add_link(r0, r1, LinkRate::fixed(1), 0, fifo(), fifo());
+        let (r1_r2, _) = net.add_link(r1, r2, LinkRate::fixed(1), 0, fifo(), fifo());
+        let (r2_h1, _) = net.add_link(r2, h1, LinkRate::fixed(1), 0, fifo(), fifo());
+        let (r0_r2, r2_r0) = net.add_link(r0, r2, LinkRate::fixed(1), 0, fifo(), fifo());
+        let (r1_h2, _) = net.add_link(r1, h2, LinkRate::fixed(1), 0, fifo(), fifo());
         compute_routes(&mut net);
         let (h0, h1, h2) = (h0 as usize, h1 as usize, h2 as usize);
         assert_eq!(routes(&net, r0)[h0], r0_h0);

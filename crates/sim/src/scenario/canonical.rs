@@ -326,6 +326,16 @@ fn access_links(a: &AccessLinks) -> [(&'static str, Value); 5] {
     ]
 }
 
+/// A rate schedule as `[[t_s, rate_mbps], ...]`.
+fn rate_schedule(changes: &[RateChange]) -> Value {
+    Value::Array(
+        changes
+            .iter()
+            .map(|c| floats(&[c.t_s, c.rate_mbps]))
+            .collect(),
+    )
+}
+
 fn topology(t: &Topology) -> Value {
     match t {
         Topology::Dumbbell(d) => {
@@ -334,6 +344,13 @@ fn topology(t: &Topology) -> Value {
                 ("bottleneck_rate_mbps", f(d.bottleneck_rate_mbps)),
                 ("bottleneck_delay_ms", f(d.bottleneck_delay_ms)),
             ];
+            // Written only when set, so that scenarios without one keep the text they had.
+            if !d.bottleneck_rate_schedule.is_empty() {
+                pairs.push((
+                    "bottleneck_rate_schedule",
+                    rate_schedule(&d.bottleneck_rate_schedule),
+                ));
+            }
             pairs.extend(access_links(&d.access));
             table(pairs)
         }
@@ -356,6 +373,9 @@ fn router_net(kind: &str, n: &RouterNet) -> Value {
                 pairs.push(("to", s(&n.routers[l.ends.1])));
             }
             pairs.push(("rate_mbps", f(l.rate_mbps)));
+            if !l.rate_schedule.is_empty() {
+                pairs.push(("rate_schedule", rate_schedule(&l.rate_schedule)));
+            }
             pairs.push(("delay_ms", f(l.delay_ms)));
             if !l.queue_overrides.is_empty() {
                 pairs.push(("queue", Value::Table(l.queue_overrides.clone())));

@@ -9,6 +9,7 @@ pub mod measure;
 pub mod model;
 pub mod overrides;
 pub mod parse;
+pub mod parse_link_rate;
 pub mod parse_queue;
 pub mod parse_schedule;
 pub mod parse_source;

@@ -142,8 +142,11 @@ impl Scenario {
 /// N senders → R1 → R2 → N receivers, one sender and one receiver per flow.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dumbbell {
-    /// Capacity C of the bottleneck R1 → R2, Mb/s.
+    /// Capacity C of the bottleneck R1 → R2, Mb/s (both ways): the rate the run starts with,
+    /// and the one its AQM is built for.
     pub bottleneck_rate_mbps: f64,
+    /// Later rates of the bottleneck, both ways (empty: fixed).
+    pub bottleneck_rate_schedule: Vec<RateChange>,
     /// One-way propagation delay of the bottleneck, ms.
     pub bottleneck_delay_ms: f64,
     /// The access links and the drop-tail buffers of every other port.
@@ -184,8 +187,11 @@ pub struct RouterNet {
 pub struct RouterLink {
     /// The routers it joins, as indices into `routers`: (from, to).
     pub ends: (usize, usize),
-    /// Capacity, Mb/s.
+    /// Capacity, Mb/s (both ways): the rate the run starts with, and the one its AQMs are
+    /// built for.
     pub rate_mbps: f64,
+    /// Later rates of the link, both ways (empty: fixed).
+    pub rate_schedule: Vec<RateChange>,
     /// One-way propagation delay, ms.
     pub delay_ms: f64,
     /// The forward port's queue: `[queue]` amended by the link's `queue` keys.
@@ -195,6 +201,16 @@ pub struct RouterLink {
     /// The reverse port's queue, when the link sets `reverse_queue` (`[queue]` amended by
     /// it, with the keys as written); without it the reverse port is plain drop tail.
     pub reverse_queue: Option<(QueueSpec, Table)>,
+}
+
+/// A change of a link's rate during the run: the packets whose transmission starts at `t_s`
+/// or later are sent at `rate_mbps` (a packet already on the wire finishes at the old rate).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RateChange {
+    /// When the change takes effect, seconds from the start of the run.
+    pub t_s: f64,
+    /// The new rate, Mb/s.
+    pub rate_mbps: f64,
 }
 
 /// A value drawn per flow: a link delay, or a flow's duration.

@@ -10,7 +10,7 @@ use super::model::*;
 use super::overrides::Overridden;
 use super::parse_queue::queue;
 use super::parse_tcp::tcp;
-use super::parse_topology::{self, BaseQueue};
+use super::parse_topology::{self, BaseQueue, LinkBounds};
 use super::parse_traffic;
 use super::reader::{type_name, Range, Section};
 use crate::time::MAX_TIME_S;
@@ -37,7 +37,11 @@ pub fn scenario(table: &Table, overridden: &Overridden) -> Result<Scenario, Scen
         table: table.get("queue").and_then(Value::as_table),
         spec: &queue,
     };
-    let topology = parse_topology::topology(root.section("topology")?, &base_queue, &tcp)?;
+    let bounds = LinkBounds {
+        tcp: &tcp,
+        duration_s,
+    };
+    let topology = parse_topology::topology(root.section("topology")?, &base_queue, &bounds)?;
     let tcp_table = table.get("tcp").and_then(Value::as_table);
     let traffic = parse_traffic::traffic(
         root.section("traffic")?,

@@ -3,19 +3,16 @@
 
 use super::error::ScenarioError;
 use super::model::*;
+use super::parse_link_rate::{rate, rate_schedule};
 use super::parse_queue::queue;
 use super::per_flow::delay_spec;
-use super::reader::{array_of_tables, num, type_name, Range, Section};
+use super::reader::{array_of_tables, type_name, Range, Section};
 use crate::tcp::config::TcpConfig;
 use crate::time::MAX_TIME_MS;
 use std::collections::BTreeMap;
 use toml::{Table, Value};
 
 const U32_MAX: i64 = u32::MAX as i64;
-
-/// The slowest link, Mb/s (1 b/s: slower rounds to 0 b/s). The largest packet (65535 bytes)
-/// then takes at most 524280 s, well inside the clock's range.
-const MIN_RATE_MBPS: f64 = 1e-6;
 
 /// The most routers of a chain or a network.
 const MAX_ROUTERS: usize = 1024;
@@ -29,16 +26,31 @@ pub struct BaseQueue<'a> {
     pub spec: &'a QueueSpec,
 }
 
-/// Read `[topology]`; `tcp` is the scenario's TCP, whose smallest packet bounds the link
-/// rates.
+/// What bounds the links of a run: the TCP whose smallest packet bounds the link rates, and
+/// the run's length, which bounds the times of the rate schedules.
+pub struct LinkBounds<'a> {
+    /// The scenario's `[tcp]`.
+    pub tcp: &'a TcpConfig,
+    /// `duration_s`.
+    pub duration_s: f64,
+}
+
+/// Read `[topology]` of a run whose links `bounds` bounds.
 pub fn topology(
     mut s: Section,
     base: &BaseQueue,
-    tcp: &TcpConfig,
+    bounds: &LinkBounds,
 ) -> Result<Topology, ScenarioError> {
+    let tcp = bounds.tcp;
     let t = match s.choice("kind", TOPOLOGY_NAMES, Some("dumbbell"))? {
         "dumbbell" => Topology::Dumbbell(Dumbbell {
             bottleneck_rate_mbps: rate(&mut s, "bottleneck_rate_mbps", Some(50.0), tcp)?,
+            bottleneck_rate_schedule: rate_schedule(
+                &mut s,
+                "bottleneck_rate_schedule",
+                bounds.duration_s,
+                tcp,
+            )?,
             bottleneck_delay_ms: s.f64(
                 "bottleneck_delay_ms",
                 Some(10.0),
@@ -46,15 +58,19 @@ pub fn topology(
             )?,
             access: access_links(&mut s, tcp)?,
         }),
-        "chain" => Topology::Chain(chain(&mut s, base, tcp)?),
-        _ => Topology::Network(network(&mut s, base, tcp)?),
+        "chain" => Topology::Chain(chain(&mut s, base, bounds)?),
+        _ => Topology::Network(network(&mut s, base, bounds)?),
     };
     s.finish()?;
     Ok(t)
 }
 
 /// A chain: link i joins routers i and i + 1.
-fn chain(s: &mut Section, base: &BaseQueue, tcp: &TcpConfig) -> Result<RouterNet, ScenarioError> {
+fn chain(
+    s: &mut Section,
+    base: &BaseQueue,
+    bounds: &LinkBounds,
+) -> Result<RouterNet, ScenarioError> {
     let routers = router_names(s, "a chain visits each router once (no cycles)")?;
     let items = array_of_tables(s, "links")?;
     if items.len() != routers.len() - 1 {
@@ -70,18 +86,22 @@ fn chain(s: &mut Section, base: &BaseQueue, tcp: &TcpConfig) -> Result<RouterNet
     }
     let links = (0..)
         .zip(items)
-        .map(|(i, l)| link(l, (i, i + 1), base, tcp))
+        .map(|(i, l)| link(l, (i, i + 1), base, bounds))
         .collect::<Result<_, _>>()?;
     Ok(RouterNet {
         routers,
         links,
-        access: access_links(s, tcp)?,
+        access: access_links(s, bounds.tcp)?,
     })
 }
 
 /// A network: each link names the two routers it joins (`from`, `to`); no two links join
 /// the same pair, and every router can reach every other.
-fn network(s: &mut Section, base: &BaseQueue, tcp: &TcpConfig) -> Result<RouterNet, ScenarioError> {
+fn network(
+    s: &mut Section,
+    base: &BaseQueue,
+    bounds: &LinkBounds,
+) -> Result<RouterNet, ScenarioError> {
     let routers = router_names(s, "router names must be unique")?;
     let items = array_of_tables(s, "links")?;
     if items.is_empty() {
@@ -111,7 +131,7 @@ fn network(s: &mut Section, base: &BaseQueue, tcp: &TcpConfig) -> Result<RouterN
                 ),
             ));
         }
-        links.push(link(l, (from, to), base, tcp)?);
+        links.push(link(l, (from, to), base, bounds)?);
     }
     if let Some(lost) = unreachable_router(routers.len(), &links) {
         return Err(s.error(
@@ -125,7 +145,7 @@ fn network(s: &mut Section, base: &BaseQueue, tcp: &TcpConfig) -> Result<RouterN
     Ok(RouterNet {
         routers,
         links,
-        access: access_links(s, tcp)?,
+        access: access_links(s, bounds.tcp)?,
     })
 }
 
@@ -134,9 +154,10 @@ fn link(
     mut l: Section,
     ends: (usize, usize),
     base: &BaseQueue,
-    tcp: &TcpConfig,
+    bounds: &LinkBounds,
 ) -> Result<RouterLink, ScenarioError> {
-    let rate_mbps = rate(&mut l, "rate_mbps", None, tcp)?;
+    let rate_mbps = rate(&mut l, "rate_mbps", None, bounds.tcp)?;
+    let rate_schedule = rate_schedule(&mut l, "rate_schedule", bounds.duration_s, bounds.tcp)?;
     let delay_ms = l.f64("delay_ms", None, Range::Closed(0.0, MAX_TIME_MS))?;
     let (queue, queue_overrides) = amended_queue(&mut l, "queue", base.table)?
         .unwrap_or_else(|| (base.spec.clone(), Table::new()));
@@ -145,6 +166,7 @@ fn link(
     Ok(RouterLink {
         ends,
         rate_mbps,
+        rate_schedule,
         delay_ms,
         queue,
         queue_overrides,
@@ -268,30 +290,4 @@ fn amended_queue(
     }
     let spec = queue(Section::detached(&path, Some(&merged)))?;
     Ok(Some((spec, overrides.clone())))
-}
-
-/// A link rate in Mb/s (required when `default` is None): at least [`MIN_RATE_MBPS`], and
-/// slow enough that the smallest packet of `tcp` takes at least half a nanosecond (its
-/// transmission time does not round to 0 ns).
-fn rate(
-    s: &mut Section,
-    key: &'static str,
-    default: Option<f64>,
-    tcp: &TcpConfig,
-) -> Result<f64, ScenarioError> {
-    let mbps = s.f64(key, default, Range::Positive)?;
-    let min_bytes = tcp.ack_bytes.min(tcp.packet_bytes);
-    let hi = f64::from(min_bytes) * 8.0 * 2e9 / 1e6;
-    if (MIN_RATE_MBPS..=hi).contains(&mbps) {
-        return Ok(mbps);
-    }
-    Err(s.error(
-        key,
-        format!(
-            "must be a number in [{}, {}]: below, the rate rounds to 0 b/s; above, a {min_bytes}-byte \
-             packet's transmission time rounds to 0 ns",
-            num(MIN_RATE_MBPS),
-            num(hi)
-        ),
-    ))
 }

@@ -7,13 +7,14 @@
 //! router. The run is the same as with the event (the same offers in the same order at the
 //! same times; the packet's arrival further on keeps its key), with fewer events. A packet
 //! that would reach such a port after the end of the run keeps its event, never run, as before.
+//! A link whose rate changes during the run keeps this exact: each packet's transmission time
+//! follows from the rate in force when it starts (`crate::net::link_rate`).
 
 use super::ports::link_lane;
 use super::Simulation;
 use crate::events::Event;
 use crate::net::network::{Network, Node, PortQueue, NO_ROUTE};
 use crate::packet::Packet;
-use crate::time::tx_time_ns;
 
 /// What feeds a port, as the flows' paths tell.
 #[derive(Clone, Copy, PartialEq)]
@@ -92,8 +93,9 @@ impl Simulation {
             let PortQueue::Fifo(q) = &mut port.queue else {
                 unreachable!("a sole input feeds a drop-tail port")
             };
-            let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
-            match q.offer(at_ns, pkt.bytes(), tx_ns) {
+            // Serialised at the rate in force when its transmission starts.
+            let (rate, bytes) = (&port.rate, pkt.bytes());
+            match q.offer(at_ns, bytes, |start| rate.tx_time_ns(bytes, start)) {
                 Some(done_ns) => {
                     self.link_transmissions += 1;
                     at_ns = done_ns.saturating_add(port.delay_ns);

@@ -6,7 +6,7 @@ use crate::events::Event;
 use crate::net::network::{Network, Node, PortQueue};
 use crate::net::qdisc::discipline::Dequeued;
 use crate::packet::Packet;
-use crate::time::{ns_to_s, tx_time_ns};
+use crate::time::ns_to_s;
 use std::collections::HashMap;
 
 /// The event lane of the packets on a port's link (arrivals at its far end, in order).
@@ -40,7 +40,12 @@ pub(super) fn shared_link_lanes(net: &Network) -> Vec<u32> {
                 port.to_node
             };
             let next = first + classes.len() as u32;
-            let key = (from_router, router_end, port.rate_bps, port.delay_ns);
+            let key = (
+                from_router,
+                router_end,
+                port.rate.initial_bps(),
+                port.delay_ns,
+            );
             lanes[p as usize] = *classes.entry(key).or_insert(next);
         }
     }
@@ -54,8 +59,9 @@ impl Simulation {
         let port = &mut self.net.ports[port_id as usize];
         match &mut port.queue {
             PortQueue::Fifo(q) => {
-                let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
-                match q.offer(now, pkt.bytes(), tx_ns) {
+                // Serialised at the rate in force when its transmission starts.
+                let (rate, bytes) = (&port.rate, pkt.bytes());
+                match q.offer(now, bytes, |start| rate.tx_time_ns(bytes, start)) {
                     Some(done_ns) => {
                         self.link_transmissions += 1;
                         let at_ns = done_ns.saturating_add(port.delay_ns);
@@ -69,8 +75,8 @@ impl Simulation {
                     now, self.now_ns,
                     "a managed port takes packets at event time"
                 );
-                let (rate_bps, delay_ns) = (port.rate_bps, port.delay_ns);
-                let offered = m.offer_in_order(now, pkt, rate_bps, &mut self.counts);
+                let delay_ns = port.delay_ns;
+                let offered = m.offer_in_order(now, pkt, &port.rate, &mut self.counts);
                 self.link_transmissions += offered.sent;
                 if let Some((pkt, leaves_ns)) = offered.joined {
                     self.send_on(port_id, leaves_ns + delay_ns, pkt);
@@ -104,7 +110,7 @@ impl Simulation {
         if let PortQueue::Managed(m) = &mut port.queue {
             if m.in_order() {
                 self.link_transmissions +=
-                    m.depart_until(self.now_ns, port.rate_bps, &mut self.counts);
+                    m.depart_until(self.now_ns, &port.rate, &mut self.counts);
             }
         }
     }
@@ -135,7 +141,7 @@ impl Simulation {
                 return;
             }
         };
-        let tx_ns = tx_time_ns(pkt.bytes(), port.rate_bps);
+        let tx_ns = port.rate.tx_time_ns(pkt.bytes(), now);
         m.busy = true;
         m.stats
             .transmitted(now, now + tx_ns, pkt.bytes(), !pkt.is_ack());

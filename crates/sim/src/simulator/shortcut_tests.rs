@@ -1,7 +1,8 @@
 //! The ways the simulator skips events whose outcome is known in advance change nothing but
 //! the event count: closed-form hops (`hops.rs`), in-order managed ports
 //! (`crate::net::managed_port`) and receivers that take packets early (`early.rs`). Each case
-//! runs with and without the shortcut and compares every table.
+//! runs with and without the shortcut and compares every table, on fixed links and on links
+//! whose rate changes during the run.
 
 use super::Simulation;
 use crate::net::network::{Node, PortQueue};
@@ -179,6 +180,47 @@ fn early_receivers_change_nothing_but_the_event_count() {
             ..ALL
         },
     );
+}
+
+#[test]
+fn rate_schedules_keep_every_shortcut_exact() {
+    // The dumbbell's bottleneck slows from 50 to 20 Mb/s at 2 s and speeds up to 60 at 4 s,
+    // under an in-order port (drop tail, RED) and one that decides at dequeue (CoDel). On the
+    // chain, link C - D drops from 100 to 30 Mb/s (becoming the bottleneck) and back: its
+    // reverse port D -> C, drop tail and fed by E -> D alone, is a closed-form hop, and its
+    // forward port an in-order one.
+    let dumbbell = |aqm: &'static str| -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("duration_s", "6"),
+            ("traffic.schedule.flows", "40"),
+            (
+                "topology.bottleneck_rate_schedule",
+                "[[2.0, 20.0], [4.0, 60.0]]",
+            ),
+            ("queue.aqm", aqm),
+        ]
+    };
+    let (droptail, red, codel) = (dumbbell("droptail"), dumbbell("red"), dumbbell("codel"));
+    let chain: &[(&str, &str)] = &[
+        ("duration_s", "4"),
+        ("queue.aqm", "pi"),
+        (
+            "topology.links[1].rate_schedule",
+            "[[1.0, 30.0], [2.5, 100.0]]",
+        ),
+    ];
+    let in_order: [(&str, &[(&str, &str)]); 3] =
+        [(DUMBBELL, &droptail), (DUMBBELL, &red), (CHAIN, chain)];
+    let all = [in_order[0], in_order[1], (DUMBBELL, &codel), in_order[2]];
+    let without = |shortcuts: fn(&mut Shortcuts)| {
+        let mut s = ALL;
+        shortcuts(&mut s);
+        s
+    };
+    same_tables_fewer_events(&all, without(|s| s.closed_form_hops = false));
+    // A CoDel port is never in order: nothing to save there.
+    same_tables_fewer_events(&in_order, without(|s| s.in_order_ports = false));
+    same_tables_fewer_events(&all, without(|s| s.early_receivers = false));
 }
 
 #[test]
