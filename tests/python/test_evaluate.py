@@ -13,7 +13,7 @@ import pytest
 
 from aqmlab import _core
 from aqmlab.evaluate.card import ellipse
-from aqmlab.evaluate.metrics import category_ratio, fct_mean_s
+from aqmlab.evaluate.metrics import category_ratio, fct_mean_s, queue_delay_ms
 from aqmlab.evaluate.ranking import rank
 from aqmlab.evaluate.run import evaluate, section_experiment, with_baseline
 from aqmlab.evaluate.sensitivity import scaled_parameters, sensitivity_runs, with_changes
@@ -155,3 +155,17 @@ def test_drop_tail_is_the_baseline_unless_left_out():
     assert with_baseline(["red"], True) == ["red", "droptail"]
     assert with_baseline(["droptail", "red"], True) == ["droptail", "red"]
     assert with_baseline(["red"], False) == ["red"]
+
+
+def test_the_queueing_delay_follows_the_rate_schedule():
+    scenario = {
+        "topology": {
+            "bottleneck_rate_mbps": 100.0,
+            "bottleneck_rate_schedule": [[20.0, 10.0], [40.0, 100.0]],
+        }
+    }
+    traces = pd.DataFrame({"t_s": [0.0, 19.99, 20.0, 39.0, 41.0], "queue_bytes": [125000] * 5})
+    # 125 kB is 10 ms at 100 Mb/s and 100 ms at 10 Mb/s; a change applies from its time on.
+    assert queue_delay_ms(traces, scenario).tolist() == pytest.approx([10, 10, 100, 100, 10])
+    chain = {"topology": {"kind": "chain", "links": [{"rate_mbps": 10.0}]}}
+    assert queue_delay_ms(traces, chain).tolist() == pytest.approx([100] * 5)

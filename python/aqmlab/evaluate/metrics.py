@@ -21,6 +21,7 @@ import math
 import sys
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 if sys.version_info >= (3, 11):
@@ -63,17 +64,24 @@ LABELS = {
 }
 
 
-def bottleneck_rate_mbps(scenario: dict[str, Any]) -> float:
-    """The rate of the port the summary describes: the dumbbell's bottleneck, a chain's first
-    link (the report card's scenarios name no other `measure.port`)."""
+def bottleneck_rate_mbps(scenario: dict[str, Any], t_s: pd.Series) -> np.ndarray:
+    """The rate at each time of `t_s` of the port the summary describes: the dumbbell's
+    bottleneck, a chain's first link (the report card's scenarios name no other
+    `measure.port`), following its rate schedule, if any (a change applies from its time on)."""
     topology = scenario["topology"]
     if topology.get("kind", "dumbbell") == "dumbbell":
-        return float(topology["bottleneck_rate_mbps"])
-    return float(topology["links"][0]["rate_mbps"])
+        rate, schedule = topology["bottleneck_rate_mbps"], topology.get("bottleneck_rate_schedule")
+    else:
+        link = topology["links"][0]
+        rate, schedule = link["rate_mbps"], link.get("rate_schedule")
+    times = np.array([float(t) for t, _ in schedule or []])
+    rates = np.array([float(rate)] + [float(r) for _, r in schedule or []])
+    return rates[np.searchsorted(times, t_s.to_numpy(), side="right")]
 
 
-def queue_delay_ms(traces: pd.DataFrame, rate_mbps: float) -> pd.Series:
-    """The sampled queueing delay: bytes waiting × 8 / rate, in ms."""
+def queue_delay_ms(traces: pd.DataFrame, scenario: dict[str, Any]) -> pd.Series:
+    """The sampled queueing delay: bytes waiting × 8 / the rate at that time, in ms."""
+    rate_mbps = bottleneck_rate_mbps(scenario, traces["t_s"])
     return traces["queue_bytes"] * 8.0 / (rate_mbps * 1e6) * 1e3
 
 
@@ -116,7 +124,7 @@ def run_measures(
         **{m: summary[m] for m in SUMMARY_METRICS if m != "goodput_mbps"},
     }
     if traces is not None and not traces.empty:
-        delay = queue_delay_ms(in_window(traces, summary), bottleneck_rate_mbps(scenario))
+        delay = queue_delay_ms(in_window(traces, summary), scenario)
         out["queue_delay_mean_ms"] = float(delay.mean())
         out["queue_delay_std_ms"] = float(delay.std(ddof=0))
     else:
