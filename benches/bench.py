@@ -4,7 +4,7 @@ Usage (from the repository root, after `make build`):
   python benches/bench.py                       scenario 2 speed and memory, model speed
   python benches/bench.py --reproduce [quick|full|both] [--paper NAME|all]
                                                 `aqmlab reproduce PAPER` wall time (NAME:
-                                                betared, li2014, chen2011; evaluate: the
+                                                betared, li2014, chen2011; rfc7928: the
                                                 RFC 7928 suite, `aqmlab evaluate`)
 Each mode rewrites its own part of BENCHMARKS.md and keeps the other's.
 """
@@ -462,7 +462,7 @@ COMMANDS = {
     "betared": ["reproduce", "betared"],
     "li2014": ["reproduce", "li2014"],
     "chen2011": ["reproduce", "chen2011"],
-    "evaluate": ["evaluate", "red", "pie", "fq_codel"],
+    "rfc7928": ["evaluate", "red", "pie", "fq_codel"],
 }
 """The commands `--reproduce` times, in the order of the table: the three reproductions and
 the RFC 7928 suite (`aqmlab evaluate`, with drop tail as its baseline: four AQMs)."""
@@ -582,7 +582,7 @@ def main() -> int:
         "--paper",
         choices=[*PAPERS, "all"],
         default="all",
-        help="which reproduction (or evaluate: the RFC 7928 suite) to time",
+        help="which reproduction (or rfc7928: the RFC 7928 suite, aqmlab evaluate) to time",
     )
     args = parser.parse_args()
     if args.reproduce:

@@ -35,6 +35,7 @@ SUMMARY_METRICS = (
     "drop_rate",
     "mark_rate",
     "jain_fairness",
+    "link_efficiency",
 )
 """Summary metrics the report card shows (goodput_mbps is the summary's throughput_mbps)."""
 
@@ -54,6 +55,7 @@ LABELS = {
     "drop_rate": ("drop rate", "%"),
     "mark_rate": ("mark rate", "%"),
     "jain_fairness": ("Jain fairness", ""),
+    "link_efficiency": ("link utilisation", "%"),
     "queue_delay_mean_ms": ("queueing delay", "ms"),
     "queue_delay_std_ms": ("queueing delay std", "ms"),
     "fct_mean_s": ("transfer time", "s"),

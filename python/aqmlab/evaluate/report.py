@@ -24,6 +24,7 @@ SHOWN = (
     "drop_rate",
     "mark_rate",
     "jain_fairness",
+    "link_efficiency",
     "fct_mean_s",
     "category_goodput_ratio",
     "delay_change",
@@ -31,7 +32,7 @@ SHOWN = (
 )
 """The measures of the per-case tables, in order; one a section never measured is left out."""
 
-PERCENT = {"drop_rate", "mark_rate", "delay_change", "goodput_change"}
+PERCENT = {"drop_rate", "mark_rate", "link_efficiency", "delay_change", "goodput_change"}
 
 
 def cell(metric: str, value: float) -> str:

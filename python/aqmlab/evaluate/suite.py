@@ -100,7 +100,7 @@ SECTIONS: tuple[Section, ...] = (
         (
             Criterion("queue_delay_mean_ms", LOWER),
             Criterion("queue_delay_std_ms", LOWER),
-            Criterion("goodput_mbps", HIGHER),
+            Criterion("link_efficiency", HIGHER),
         ),
     ),
     Section(
