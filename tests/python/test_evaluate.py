@@ -13,7 +13,12 @@ import pytest
 
 from aqmlab import _core
 from aqmlab.evaluate.card import ellipse
-from aqmlab.evaluate.metrics import category_ratio, fct_mean_s, queue_delay_ms
+from aqmlab.evaluate.metrics import (
+    category_loss_rate,
+    category_ratio,
+    fct_mean_s,
+    queue_delay_ms,
+)
 from aqmlab.evaluate.ranking import rank
 from aqmlab.evaluate.run import evaluate, section_experiment, with_baseline
 from aqmlab.evaluate.sensitivity import scaled_parameters, sensitivity_runs, with_changes
@@ -95,6 +100,9 @@ def test_derived_measures():
         {"name": ["probe", "reference", "other"], "throughput_mbps": [0.01, 4.0, 1.0]}
     )
     assert category_ratio(groups) == pytest.approx(0.25)
+    losses = groups.assign(loss_rate=[0.0, 0.01, 0.03])
+    assert category_loss_rate(losses, "other") == 0.03
+    assert math.isnan(category_loss_rate(losses, "missing"))
     assert math.isnan(category_ratio(groups[groups["name"] != "other"]))
 
 

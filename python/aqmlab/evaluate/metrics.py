@@ -12,7 +12,9 @@ those it derives from a run's kept tables and time series.
 - `category_goodput_ratio`: the goodput of the group named `other` over that of the group
   named `reference`, RFC 7928 §6.3's ratio of category II's goodput over category I's (§6.2's
   RTTs, §4.4's packet sizes); `category_imbalance` = |log₂ of it| (0 when equal, 1 for a factor
-  of two either way). NaN in a scenario without those groups.
+  of two either way); `loss_rate_I` and `loss_rate_II`, each category's share of its packets
+  lost (the groups table's `loss_rate`), §6.3's drop rate per category. NaN in a scenario
+  without those groups.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ METRICS = (
     "fct_mean_s",
     "category_goodput_ratio",
     "category_imbalance",
+    "loss_rate_I",
+    "loss_rate_II",
 )
 """Every per-run measure of the report card, ranking criteria included."""
 
@@ -61,6 +65,8 @@ LABELS = {
     "fct_mean_s": ("transfer time", "s"),
     "category_goodput_ratio": ("goodput ratio II/I", ""),
     "category_imbalance": ("imbalance, abs. log2 of II/I", ""),
+    "loss_rate_I": ("loss rate I", "%"),
+    "loss_rate_II": ("loss rate II", "%"),
     "delay_change": ("queueing delay change", "%"),
     "goodput_change": ("goodput change", "%"),
 }
@@ -112,6 +118,13 @@ def category_ratio(groups: pd.DataFrame | None) -> float:
     return float(by_name["other"] / by_name["reference"])
 
 
+def category_loss_rate(groups: pd.DataFrame | None, name: str) -> float:
+    """The `loss_rate` of the group called `name` (NaN without it)."""
+    if groups is None or groups.empty or name not in set(groups["name"]):
+        return math.nan
+    return float(groups.set_index("name").loc[name, "loss_rate"])
+
+
 def run_measures(
     record: dict[str, Any],
     traces: pd.DataFrame | None,
@@ -137,4 +150,6 @@ def run_measures(
     # A starved flow (ratio 0) is unfairness without bound; NaN stays NaN.
     unfairness = math.inf if ratio == 0 else ratio
     out["category_imbalance"] = abs(math.log2(ratio)) if ratio > 0 else unfairness
+    out["loss_rate_I"] = category_loss_rate(groups, "reference")
+    out["loss_rate_II"] = category_loss_rate(groups, "other")
     return out

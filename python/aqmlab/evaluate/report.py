@@ -27,12 +27,22 @@ SHOWN = (
     "link_efficiency",
     "fct_mean_s",
     "category_goodput_ratio",
+    "loss_rate_I",
+    "loss_rate_II",
     "delay_change",
     "goodput_change",
 )
 """The measures of the per-case tables, in order; one a section never measured is left out."""
 
-PERCENT = {"drop_rate", "mark_rate", "link_efficiency", "delay_change", "goodput_change"}
+PERCENT = {
+    "drop_rate",
+    "mark_rate",
+    "link_efficiency",
+    "loss_rate_I",
+    "loss_rate_II",
+    "delay_change",
+    "goodput_change",
+}
 
 
 def cell(metric: str, value: float) -> str:
