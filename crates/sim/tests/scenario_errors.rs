@@ -27,6 +27,27 @@ fn a_minimal_scenario_resolves_with_defaults() {
 }
 
 #[test]
+fn ledbat_target_and_gain_are_written_only_when_set() {
+    let text = sim::resolve_scenario(OK, &[]).unwrap();
+    assert!(
+        !text.contains("ledbat_"),
+        "ns-3's defaults leave the canonical text alone"
+    );
+    let sets = [
+        ("tcp.ledbat_target_ms".to_string(), "5".to_string()),
+        ("tcp.ledbat_gain".to_string(), "10".to_string()),
+    ];
+    let text = sim::resolve_scenario(OK, &sets).unwrap();
+    assert!(text.contains("ledbat_target_ms = 5.0") && text.contains("ledbat_gain = 10.0"));
+    assert_eq!(sim::resolve_scenario(&text, &[]).unwrap(), text);
+    assert_eq!(
+        err(OK, &[("tcp.ledbat_gain", "0")]),
+        "tcp.ledbat_gain: must be a number in (0, 1000]"
+    );
+    assert!(err(OK, &[("tcp.ledbat_target_ms", "0")]).starts_with("tcp.ledbat_target_ms: "));
+}
+
+#[test]
 fn unknown_keys_list_the_allowed_ones() {
     let line = err(OK, &[("queue.red.pmax", "0.1")]);
     assert!(

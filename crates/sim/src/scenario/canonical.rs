@@ -2,7 +2,7 @@
 //! file alone reproduces the run.
 
 use super::model::*;
-use crate::tcp::config::TcpConfig;
+use crate::tcp::config::{TcpConfig, LEDBAT_GAIN, LEDBAT_TARGET_MS};
 use toml::Value;
 
 fn table(pairs: Vec<(&str, Value)>) -> Value {
@@ -39,7 +39,7 @@ fn delay(d: &DelaySpec) -> Value {
 }
 
 fn tcp(c: &TcpConfig) -> Value {
-    table(vec![
+    let mut pairs = vec![
         ("preset", s(&c.preset)),
         ("cc", s(c.cc.name())),
         ("recovery", s(c.recovery.name())),
@@ -89,7 +89,14 @@ fn tcp(c: &TcpConfig) -> Value {
         ("pacing", Value::Boolean(c.pacing)),
         ("pacing_ss_ratio", f(c.pacing_ss_ratio)),
         ("pacing_ca_ratio", f(c.pacing_ca_ratio)),
-    ])
+    ];
+    // Written only when not ns-3.37's defaults, so that every scenario written before these
+    // keys keeps its canonical text (and its run identifiers).
+    if c.ledbat_target_ms != LEDBAT_TARGET_MS || c.ledbat_gain != LEDBAT_GAIN {
+        pairs.push(("ledbat_target_ms", f(c.ledbat_target_ms)));
+        pairs.push(("ledbat_gain", f(c.ledbat_gain)));
+    }
+    table(pairs)
 }
 
 /// `[traffic]`: the file's one schedule, or every group with what it sets.

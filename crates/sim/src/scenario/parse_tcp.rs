@@ -144,6 +144,16 @@ pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
         )?,
         dctcp_halve_on_loss: s.bool("dctcp_halve_on_loss", base.dctcp_halve_on_loss)?,
         prague_ecn_fallback: s.bool("prague_ecn_fallback", base.prague_ecn_fallback)?,
+        ledbat_target_ms: s.f64(
+            "ledbat_target_ms",
+            Some(base.ledbat_target_ms),
+            Range::Closed(0.001, 1e6),
+        )?,
+        ledbat_gain: s.f64(
+            "ledbat_gain",
+            Some(base.ledbat_gain),
+            Range::LeftOpen(0.0, 1000.0),
+        )?,
         cubic_c: s.f64("cubic_c", Some(base.cubic_c), Range::Positive)?,
         cubic_beta: s.f64("cubic_beta", Some(base.cubic_beta), Range::Open(0.0, 1.0))?,
         fast_convergence: s.bool("fast_convergence", base.fast_convergence)?,

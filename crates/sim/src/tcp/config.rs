@@ -383,6 +383,12 @@ pub struct TcpConfig {
     /// TCP Prague falls back to a classic response behind a classic ECN AQM (Linux
     /// `prague_ecn_fallback` 1; RFC 9331 §4.3).
     pub prague_ecn_fallback: bool,
+    /// LEDBAT's target queueing delay TARGET, milliseconds (RFC 6817 §2.4.2; ns-3.37
+    /// `TcpLedbat::TargetDelay`, 100).
+    pub ledbat_target_ms: f64,
+    /// LEDBAT's GAIN, the window's growth per RTT at zero queueing delay in segments (RFC 6817
+    /// §2.4.2; ns-3.37 `TcpLedbat::Gain`, 1).
+    pub ledbat_gain: f64,
     /// CUBIC scaling constant C (RFC 9438 §4.2).
     pub cubic_c: f64,
     /// CUBIC multiplicative decrease factor β_cubic (RFC 9438 §4.6).
@@ -406,6 +412,11 @@ pub struct TcpConfig {
 
 /// Names of the presets.
 pub const PRESETS: &[&str] = &["ns3", "ns2"];
+
+/// ns-3.37 `TcpLedbat::TargetDelay`, milliseconds: `ledbat_target_ms`'s default.
+pub const LEDBAT_TARGET_MS: f64 = 100.0;
+/// ns-3.37 `TcpLedbat::Gain`: `ledbat_gain`'s default.
+pub const LEDBAT_GAIN: f64 = 1.0;
 
 impl TcpConfig {
     /// ns-3.37's defaults (tcp-socket.cc, tcp-socket-base.cc, tcp-cubic.cc, rtt-estimator.cc):
@@ -457,6 +468,8 @@ impl TcpConfig {
             dctcp_alpha_init: 1.0,
             dctcp_halve_on_loss: false,
             prague_ecn_fallback: true,
+            ledbat_target_ms: LEDBAT_TARGET_MS,
+            ledbat_gain: LEDBAT_GAIN,
             cubic_c: 0.4,
             cubic_beta: 0.7,
             fast_convergence: true,
@@ -517,6 +530,8 @@ impl TcpConfig {
             dctcp_alpha_init: 1.0,
             dctcp_halve_on_loss: false,
             prague_ecn_fallback: true,
+            ledbat_target_ms: LEDBAT_TARGET_MS,
+            ledbat_gain: LEDBAT_GAIN,
             cubic_c: 0.4,
             cubic_beta: 0.7,
             fast_convergence: true,

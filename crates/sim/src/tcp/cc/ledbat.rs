@@ -19,21 +19,17 @@
 //! sample fewer than their lengths, a new base-delay slot opens when more than 60 whole
 //! seconds have passed since the last one, and the segments of duplicate ACKs are not
 //! sampled (ns-3 samples them; aqmlab gives them no RTT). Attribute defaults of ns-3.37:
-//! TargetDelay 100 ms, BaseHistoryLen 10, NoiseFilterLen 4, Gain 1, slow start on,
-//! MinCwnd 2.
+//! TargetDelay 100 ms and Gain 1 (`tcp.ledbat_target_ms`, `tcp.ledbat_gain`: RFC 7928 §5.4
+//! suggests 5 ms and 10), BaseHistoryLen 10, NoiseFilterLen 4, slow start on, MinCwnd 2.
 
 use super::controller::{AckedInfo, Controller, WindowUpdate};
 use super::reno::{ns3_congestion_avoidance, ns3_whole_bytes, ssthresh_after_loss};
 use crate::tcp::config::TcpConfig;
 
-/// ns-3.37 `TcpLedbat::TargetDelay` (RFC 6817 TARGET), milliseconds.
-const TARGET_MS: f64 = 100.0;
 /// ns-3.37 `TcpLedbat::BaseHistoryLen` (RFC 6817 BASE_HISTORY).
 const BASE_HISTORY_LEN: usize = 10;
 /// ns-3.37 `TcpLedbat::NoiseFilterLen` (RFC 6817 CURRENT_FILTER).
 const NOISE_FILTER_LEN: usize = 4;
-/// ns-3.37 `TcpLedbat::Gain` (RFC 6817 GAIN).
-const GAIN: f64 = 1.0;
 /// ns-3.37 `TcpLedbat::MinCwnd` (RFC 6817 MIN_CWND), segments.
 const MIN_CWND_PKTS: f64 = 2.0;
 /// A new base-delay slot opens after more than this many whole seconds (RFC 6817 §3.4.1:
@@ -81,6 +77,10 @@ pub struct Ledbat {
     valid_owd: bool,
     pending: WindowUpdate,
     segment_bytes: u32,
+    /// TARGET, milliseconds (`tcp.ledbat_target_ms`).
+    target_ms: f64,
+    /// GAIN (`tcp.ledbat_gain`).
+    gain: f64,
 }
 
 impl Ledbat {
@@ -115,11 +115,11 @@ impl Ledbat {
         }
         let current = i64::from(self.noise_filter.min_ms());
         let base = i64::from(self.base_history.min_ms());
-        let offset = GAIN * (TARGET_MS - (current - base) as f64);
+        let offset = self.gain * (self.target_ms - (current - base) as f64);
         let mss = f64::from(self.segment_bytes);
         let cwnd_bytes = ns3_whole_bytes(cwnd_pkts, self.segment_bytes);
         let snd_cwnd_cnt = (offset * f64::from(acked) * mss) as i32;
-        let inc = f64::from(snd_cwnd_cnt) / (TARGET_MS * cwnd_bytes);
+        let inc = f64::from(snd_cwnd_cnt) / (self.target_ms * cwnd_bytes);
         let max_bytes = f64::from(info.snd_max - info.snd_una + acked) * mss;
         let new_bytes = (cwnd_bytes + inc * mss)
             .floor()
@@ -143,6 +143,8 @@ impl Controller for Ledbat {
             valid_owd: cfg.timestamps,
             pending: WindowUpdate::default(),
             segment_bytes: cfg.payload_bytes(),
+            target_ms: cfg.ledbat_target_ms,
+            gain: cfg.ledbat_gain,
         }
     }
 
@@ -256,6 +258,37 @@ mod tests {
         assert_eq!(
             l.take_window_update().ssthresh_pkts,
             Some((2.0 * MSS - 1.0) / MSS)
+        );
+    }
+
+    #[test]
+    fn target_and_gain_come_from_the_configuration() {
+        // RFC 7928 §5.4's LEDBAT: TARGET 5 ms, GAIN 10. Base 100 ms, current 103 ms:
+        // offset = 10 · (5 − 3) = 20, so one segment acked at cwnd 10 adds
+        // 20 · 948 / (5 · 9480) segments of bytes; at 110 ms (offset −50) it takes them off.
+        let cfg = TcpConfig {
+            ledbat_target_ms: 5.0,
+            ledbat_gain: 10.0,
+            ..TcpConfig::ns3()
+        };
+        let mut l = Ledbat::new(&cfg);
+        l.can_ss = false;
+        l.on_pkts_acked(&ack(1.0, 1, 100.0), 10.0, 5.0);
+        for _ in 0..3 {
+            l.on_pkts_acked(&ack(1.0, 1, 103.0), 10.0, 5.0);
+        }
+        let cwnd = l.increase_window(&ack(1.0, 1, 103.0), 10.0, 5.0);
+        assert_eq!(
+            cwnd,
+            (9480.0 + 20.0 * MSS / (5.0 * 9480.0) * MSS).floor() / MSS
+        );
+        for _ in 0..3 {
+            l.on_pkts_acked(&ack(1.0, 1, 110.0), 10.0, 5.0);
+        }
+        let cwnd = l.increase_window(&ack(1.0, 1, 110.0), 10.0, 5.0);
+        assert_eq!(
+            cwnd,
+            (9480.0 - 50.0 * MSS / (5.0 * 9480.0) * MSS).floor() / MSS
         );
     }
 
