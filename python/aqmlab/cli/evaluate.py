@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
 from ..engine.outdir import check_target
-from .arg_types import RESULTS_DIR, add_memory_option, job_count
-from .sweep import RESUME_HELP, add_backend_arguments
+from .arg_types import RESULTS_DIR, add_memory_option
+from .sweep import RESUME_HELP, add_backend_arguments, add_jobs_argument, report_runs
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
@@ -50,13 +49,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             f"{rank_text(r['rank'])}. {display(r['aqm'])}" for _, r in result.ranking.iterrows()
         )
         print(f"{s.rfc:>4} {s.stem:<17} {order}")
-    sweep = outcome.sweep
-    print(
-        f"\n{sweep.total} runs: {sweep.ran} simulated, {sweep.skipped} reused, "
-        f"{len(sweep.failed)} failed ({outcome.wall_s:.0f} s wall, {sweep.cpu_s:.0f} s CPU in "
-        f"simulations)\nreport: {outcome.report}"
-    )
-    return 1 if sweep.failed else 0
+    return report_runs(outcome.sweep, f"report: {outcome.report}", outcome.wall_s)
 
 
 def add_parser(commands: Any) -> None:
@@ -78,12 +71,7 @@ def add_parser(commands: Any) -> None:
         metavar="LIST",
         help="only these sections, e.g. transport,ecn (default: all; docs/evaluate.md)",
     )
-    p.add_argument(
-        "--jobs",
-        type=job_count,
-        help=f"worker processes (default: the number of CPUs, {os.cpu_count()}); with "
-        "--backend ray, runs at a time",
-    )
+    add_jobs_argument(p)
     add_backend_arguments(p)
     p.add_argument(
         "--out",

@@ -16,6 +16,7 @@ from .arg_types import RESULTS_DIR, add_memory_option, job_count
 
 if TYPE_CHECKING:
     from ..sweeps.experiment import Experiment
+    from ..sweeps.grid import SweepOutcome
 
 
 def _sweep_summary(experiment: Experiment, df) -> str:
@@ -72,10 +73,18 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
             traces = load_point_traces(specs, store)
         plot_experiment(experiment, df, out_dir, path.stem, traces, tables)
         print(_sweep_summary(experiment, df))
+    return report_runs(outcome, f"results: {out_dir}")
+
+
+def report_runs(outcome: SweepOutcome, last_line: str, wall_s: float | None = None) -> int:
+    """Print what a command's runs did (counts, wall time, default `outcome.wall_s`, and CPU
+    time) and `last_line`; one stderr line per run run again or failed. Returns the exit
+    status: 1 when a run failed, else 0."""
+    wall_s = outcome.wall_s if wall_s is None else wall_s
     print(
         f"\n{outcome.total} runs: {outcome.ran} simulated, {outcome.skipped} reused, "
-        f"{len(outcome.failed)} failed{_retried_note(outcome)} ({outcome.wall_s:.1f} s wall, "
-        f"{outcome.cpu_s:.1f} s CPU in simulations)\nresults: {out_dir}"
+        f"{len(outcome.failed)} failed{_retried_note(outcome)} ({wall_s:.1f} s wall, "
+        f"{outcome.cpu_s:.1f} s CPU in simulations)\n{last_line}"
     )
     _report_retried(outcome)
     for run_id, message in outcome.failed:
@@ -163,18 +172,24 @@ def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
+    """`--jobs N`: how many runs a command simulates at once."""
+    parser.add_argument(
+        "--jobs",
+        type=job_count,
+        help=f"worker processes (default: the number of CPUs, {os.cpu_count()}); with "
+        "--backend ray, runs at a time (default: the cluster's CPUs)",
+    )
+
+
 def add_parsers(commands: Any) -> None:
     """Add `sweep` and `reproduce` to the `aqmlab` parser's subcommands."""
-    jobs_help = (
-        f"worker processes (default: the number of CPUs, {os.cpu_count()}); with --backend ray, "
-        "runs at a time (default: the cluster's CPUs)"
-    )
     p_sweep = commands.add_parser(
         "sweep", help="run an experiment's grid (resumable) and write its table and figure"
     )
     p_sweep.add_argument("file", metavar="EXPERIMENT", help="experiment TOML file")
     p_sweep.add_argument("--quick", action="store_true", help="use the file's [quick] grid")
-    p_sweep.add_argument("--jobs", type=job_count, help=jobs_help)
+    add_jobs_argument(p_sweep)
     add_backend_arguments(p_sweep)
     p_sweep.add_argument(
         "--out",
@@ -193,7 +208,7 @@ def add_parsers(commands: Any) -> None:
     p_repro.add_argument(
         "--quick", action="store_true", help="reduced grids and shorter runs (a few minutes)"
     )
-    p_repro.add_argument("--jobs", type=job_count, help=jobs_help)
+    add_jobs_argument(p_repro)
     add_backend_arguments(p_repro)
     p_repro.add_argument(
         "--out",

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import sys
 from typing import Any
 
 from .arg_types import add_memory_option, job_count
-from .sweep import _report_retried, _retried_note, add_backend_arguments
+from .sweep import add_backend_arguments, add_jobs_argument, report_runs
 
 
 def _count(text: str) -> int:
@@ -73,16 +72,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
             "the mean over the loads):"
         )
         print(result.rerun_text())
-    runs = result.runs
-    print(
-        f"\n{runs.total} runs: {runs.ran} simulated, {runs.skipped} reused, "
-        f"{len(runs.failed)} failed{_retried_note(runs)} ({runs.wall_s:.1f} s wall, "
-        f"{runs.cpu_s:.1f} s CPU in simulations)\nresults: {result.out_dir}"
-    )
-    _report_retried(runs)
-    for run_id, message in runs.failed:
-        print(f"aqmlab: run {run_id} failed: {message}", file=sys.stderr)
-    return 1 if runs.failed else 0
+    return report_runs(result.runs, f"results: {result.out_dir}")
 
 
 def add_parser(commands: Any) -> None:
@@ -142,12 +132,7 @@ def add_parser(commands: Any) -> None:
         help="front points run again with seeds 1-5, with the default parameters (default 5; "
         "0: none)",
     )
-    p.add_argument(
-        "--jobs",
-        type=job_count,
-        metavar="N",
-        help="worker processes (default: the number of CPUs); with --backend ray, runs at a time",
-    )
+    add_jobs_argument(p)
     add_backend_arguments(p)
     p.add_argument(
         "--out",

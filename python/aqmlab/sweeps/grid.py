@@ -50,6 +50,16 @@ class SweepOutcome:
     cpu_s: float = 0.0
     """CPU seconds of the simulations run now (summed over workers)."""
 
+    def add(self, other: SweepOutcome) -> None:
+        """Count `other`'s runs too (a command that calls `execute` more than once)."""
+        self.total += other.total
+        self.ran += other.ran
+        self.skipped += other.skipped
+        self.failed += other.failed
+        self.retried += other.retried
+        self.wall_s += other.wall_s
+        self.cpu_s += other.cpu_s
+
 
 def default_jobs() -> int:
     return os.cpu_count() or 1

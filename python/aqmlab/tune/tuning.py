@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,28 +42,6 @@ MAX_SEED = 2**32 - 1
 
 
 @dataclass
-class RunCounts:
-    """The simulations of one command, over every batch."""
-
-    total: int = 0
-    ran: int = 0
-    skipped: int = 0
-    failed: list[tuple[str, str]] = field(default_factory=list)
-    retried: list[tuple[str, str]] = field(default_factory=list)
-    wall_s: float = 0.0
-    cpu_s: float = 0.0
-
-    def add(self, outcome: SweepOutcome) -> None:
-        self.total += outcome.total
-        self.ran += outcome.ran
-        self.skipped += outcome.skipped
-        self.failed += outcome.failed
-        self.retried += outcome.retried
-        self.wall_s += outcome.wall_s
-        self.cpu_s += outcome.cpu_s
-
-
-@dataclass
 class TuneResult:
     """What `tune` found and wrote."""
 
@@ -81,7 +59,7 @@ class TuneResult:
     """The chosen points and the default with seeds 1-5 (`front.rerun_tables`)."""
     rerun_seeds: pd.DataFrame
     window: str
-    runs: RunCounts
+    runs: SweepOutcome
 
     def summary_lines(self) -> list[str]:
         """The study in a few lines (printed first, and in `report.md`)."""
@@ -180,7 +158,7 @@ def tune(
         check_run(spec.scenario_text, (), spec.seed, max_memory)
     ident = identity(problem, sampler, seed, batch)
     planned = planned_trials(trials, batch)
-    counts = RunCounts()
+    counts = SweepOutcome()
 
     def run(specs: Sequence[RunSpec], desc: str) -> None:
         outcome = execute(
