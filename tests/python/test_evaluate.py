@@ -177,3 +177,19 @@ def test_the_queueing_delay_follows_the_rate_schedule():
     assert queue_delay_ms(traces, scenario).tolist() == pytest.approx([10, 10, 100, 100, 10])
     chain = {"topology": {"kind": "chain", "links": [{"rate_mbps": 10.0}]}}
     assert queue_delay_ms(traces, chain).tolist() == pytest.approx([100] * 5)
+    # A queue that meets a change drains at both rates: at 19.995 s, 5 ms at 100 Mb/s send
+    # 62.5 kB and the other 62.5 kB take 50 ms at 10 Mb/s; at 39.95 s, 50 ms at 10 Mb/s send
+    # 62.5 kB and the rest takes 5 ms at 100 Mb/s.
+    crossing = pd.DataFrame({"t_s": [19.995, 39.95], "queue_bytes": [125000] * 2})
+    assert queue_delay_ms(crossing, scenario).tolist() == pytest.approx([55, 55])
+    # The 100 ms alternation: of 1 MB waiting half-way through a slow phase (800 ms at
+    # 10 Mb/s), 62.5 kB leave in the phase's last 50 ms and the other 937.5 kB in 75 ms of the
+    # next, at 100 Mb/s: 125 ms.
+    fast = {
+        "topology": {
+            "bottleneck_rate_mbps": 100.0,
+            "bottleneck_rate_schedule": [[0.1 * k, 10.0 if k % 2 else 100.0] for k in range(1, 11)],
+        }
+    }
+    one = pd.DataFrame({"t_s": [0.15], "queue_bytes": [1_000_000]})
+    assert queue_delay_ms(one, fast).tolist() == pytest.approx([125])

@@ -209,6 +209,55 @@ fn the_aqm_keeps_the_rate_it_was_built_with() {
 }
 
 #[test]
+fn a_periodic_schedule_is_the_pairs_it_stands_for() {
+    let key = "topology.bottleneck_rate_schedule";
+    let resolve = |value: &str| sim::resolve_scenario(STEPS, &[(key.into(), value.into())]);
+    let periodic =
+        resolve("{ every_s = 0.1, rates_mbps = [5.0, 10.0], from_s = 0.2, to_s = 0.6 }").unwrap();
+    let pairs = resolve("[[0.2, 5.0], [0.3, 10.0], [0.4, 5.0], [0.5, 10.0], [0.6, 5.0]]").unwrap();
+    assert_eq!(periodic, pairs, "the canonical text writes the pairs out");
+    assert_eq!(sim::resolve_scenario(&periodic, &[]).unwrap(), periodic);
+    // By default the first change comes one period in and the last at the end of the run:
+    // 10 s every 2.5 s gives 2.5, 5, 7.5 and 10 s.
+    let short = sim::resolve_scenario(
+        STEPS,
+        &[
+            ("duration_s".into(), "10".into()),
+            (
+                key.into(),
+                "{ every_s = 2.5, rates_mbps = [5.0, 10.0, 2.0] }".into(),
+            ),
+        ],
+    )
+    .unwrap();
+    assert!(
+        short.contains(
+            "bottleneck_rate_schedule = [[2.5, 5.0], [5.0, 10.0], [7.5, 2.0], [10.0, 5.0]]"
+        ),
+        "{short}"
+    );
+    // The 100 ms alternation of RFC 7928 §8.2.6 over the whole 30 s run: 300 changes, each
+    // exactly 0.1 s after the one before in whole nanoseconds.
+    let fast = resolve("{ every_s = 0.1, rates_mbps = [5.0, 10.0] }").unwrap();
+    assert!(
+        fast.contains("[0.1, 5.0], [0.2, 10.0], [0.3, 5.0]"),
+        "{fast}"
+    );
+    assert!(fast.contains("[29.9, 5.0], [30.0, 10.0]]"), "{fast}");
+    let r = run(
+        STEPS,
+        &[(key, "{ every_s = 0.1, rates_mbps = [5.0, 10.0] }")],
+    );
+    check_invariants(&r, 200.0, 10e6, 1000.0);
+    check_port_invariants(&r, &[200.0]);
+    let throughput = col(&r.ports, "throughput_mbps")[0];
+    assert!(
+        (5.0..=7.6).contains(&throughput),
+        "half the time at 5 Mb/s, half at 10: {throughput} Mb/s"
+    );
+}
+
+#[test]
 fn the_canonical_text_keeps_a_schedule_and_only_when_set() {
     let text = sim::resolve_scenario(STEPS, &[]).unwrap();
     assert!(

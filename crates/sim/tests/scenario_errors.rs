@@ -220,7 +220,8 @@ fn rate_schedule_errors_name_the_pair_and_what_is_allowed() {
     let key = "topology.bottleneck_rate_schedule";
     let bad = |value: &str| err(OK, &[(key, value)]);
     let pairs = "must be an array of at most 1000000 [t_s, rate_mbps] pairs, times strictly \
-                 increasing in [0, duration_s = 10]";
+                 increasing in [0, duration_s = 10], or a table { every_s, rates_mbps, from_s, \
+                 to_s }";
     assert_eq!(bad("5"), format!("{key}: {pairs}, got an integer"));
     assert_eq!(
         bad("[5.0]"),
@@ -291,6 +292,54 @@ fn rate_schedule_errors_name_the_pair_and_what_is_allowed() {
         let sets = [(key.to_string(), ok.to_string())];
         sim::resolve_scenario(OK, &sets).unwrap_or_else(|e| panic!("{ok}: {e}"));
     }
+}
+
+#[test]
+fn periodic_rate_schedule_errors_name_the_key_and_what_is_allowed() {
+    let key = "topology.bottleneck_rate_schedule";
+    let bad = |value: &str| err(OK, &[(key, value)]);
+    assert_eq!(
+        bad("{ rates_mbps = [5.0] }"),
+        format!("{key}.every_s: is required")
+    );
+    assert_eq!(
+        bad("{ every_s = 0.0, rates_mbps = [5.0] }"),
+        format!("{key}.every_s: must be a number in (0, 1000000000]")
+    );
+    assert_eq!(
+        bad("{ every_s = 1e-10, rates_mbps = [5.0] }"),
+        format!("{key}.every_s: must be at least 1 ns (1e-9 s), got 1e-10")
+    );
+    assert_eq!(
+        bad("{ every_s = 1.0, rates_mbps = [] }"),
+        format!("{key}.rates_mbps: must hold at least one rate")
+    );
+    assert_eq!(
+        bad("{ every_s = 1.0, rates_mbps = [5.0, 0.0] }"),
+        format!("{key}.rates_mbps[1]: must be a number > 0")
+    );
+    assert!(
+        bad("{ every_s = 1.0, rates_mbps = [1e9] }").starts_with(&format!(
+            "{key}.rates_mbps[0]: must be a number in [0.000001, 832000]"
+        ))
+    );
+    assert_eq!(
+        bad("{ every_s = 1.0, rates_mbps = [5.0], from_s = 11.0 }"),
+        format!("{key}.from_s: must be a number in [0, 10]")
+    );
+    assert_eq!(
+        bad("{ every_s = 1.0, rates_mbps = [5.0], from_s = 4.0, to_s = 3.0 }"),
+        format!("{key}.to_s: must be a number in [4, 10]")
+    );
+    assert_eq!(
+        bad("{ every_s = 1e-6, rates_mbps = [5.0] }"),
+        format!(
+            "{key}.every_s: gives 10000000 changes from from_s to to_s, more than the 1000000 \
+             allowed"
+        )
+    );
+    assert!(bad("{ every_s = 1.0, rates_mbps = [5.0], period_s = 2.0 }")
+        .starts_with(&format!("{key}.period_s: unknown key; allowed here: ")));
 }
 
 #[test]

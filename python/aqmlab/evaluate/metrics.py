@@ -3,8 +3,9 @@
 those it derives from a run's kept tables and time series.
 
 - `queue_delay_mean_ms`, `queue_delay_std_ms`: the bottleneck's queueing delay, sampled every
-  `measure.sample_interval_ms` as the bytes waiting over the link rate (the wait of a packet
-  joining the queue then), mean and standard deviation over the measurement window: a time
+  `measure.sample_interval_ms` as the time the bytes waiting take to leave at the link's rates
+  from then on (the wait of a packet joining the queue then; the bytes over the rate when it
+  is fixed), mean and standard deviation over the measurement window: a time
   average, where RFC 7928 §2.7 asks for the per-packet delay above the minimum RTT and the ns-3
   AQM Evaluation Suite records each packet's sojourn in the queue (docs/evaluate.md).
 - `fct_mean_s`: mean completion time of the finished transfers of finite flows (the fct
@@ -72,25 +73,38 @@ LABELS = {
 }
 
 
-def bottleneck_rate_mbps(scenario: dict[str, Any], t_s: pd.Series) -> np.ndarray:
-    """The rate at each time of `t_s` of the port the summary describes: the dumbbell's
-    bottleneck, a chain's first link (the report card's scenarios name no other
-    `measure.port`), following its rate schedule, if any (a change applies from its time on)."""
+def bottleneck_rate_steps(scenario: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The rate of the port the summary describes (the dumbbell's bottleneck, a chain's first
+    link: the report card's scenarios name no other `measure.port`) as steps: the times each
+    rate starts, s (0, then each change of its schedule), and the rates, Mb/s."""
     topology = scenario["topology"]
     if topology.get("kind", "dumbbell") == "dumbbell":
         rate, schedule = topology["bottleneck_rate_mbps"], topology.get("bottleneck_rate_schedule")
     else:
         link = topology["links"][0]
         rate, schedule = link["rate_mbps"], link.get("rate_schedule")
-    times = np.array([float(t) for t, _ in schedule or []])
+    starts = np.array([0.0] + [float(t) for t, _ in schedule or []])
     rates = np.array([float(rate)] + [float(r) for _, r in schedule or []])
-    return rates[np.searchsorted(times, t_s.to_numpy(), side="right")]
+    return starts, rates
 
 
 def queue_delay_ms(traces: pd.DataFrame, scenario: dict[str, Any]) -> pd.Series:
-    """The sampled queueing delay: bytes waiting × 8 / the rate at that time, in ms."""
-    rate_mbps = bottleneck_rate_mbps(scenario, traces["t_s"])
-    return traces["queue_bytes"] * 8.0 / (rate_mbps * 1e6) * 1e3
+    """The sampled queueing delay, ms: how long the bytes waiting at each sample take to leave
+    at the link's rates from then on, the wait of a packet joining the tail of the queue then
+    (its virtual waiting time). At a fixed rate C that is bytes × 8 / C. Under a rate schedule
+    the bits the link can send by time t, W(t), are piecewise linear, and the wait at t is
+    W⁻¹(W(t) + 8·bytes) − t: a queue that builds at 10 Mb/s and drains at 100 Mb/s within the
+    next phase is counted at the time it takes, not at the slower rate."""
+    starts, rates_mbps = bottleneck_rate_steps(scenario)
+    bps = rates_mbps * 1e6
+    # W at each step's start, bits.
+    w_starts = np.concatenate(([0.0], np.cumsum(bps[:-1] * np.diff(starts))))
+    t = traces["t_s"].to_numpy(dtype=float)
+    k = np.searchsorted(starts, t, side="right") - 1
+    target = w_starts[k] + bps[k] * (t - starts[k]) + traces["queue_bytes"].to_numpy() * 8.0
+    m = np.searchsorted(w_starts, target, side="right") - 1
+    done_s = starts[m] + (target - w_starts[m]) / bps[m]
+    return pd.Series((done_s - t) * 1e3, index=traces.index)
 
 
 def in_window(traces: pd.DataFrame, summary: dict[str, Any]) -> pd.DataFrame:

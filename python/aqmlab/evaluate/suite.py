@@ -96,7 +96,8 @@ SECTIONS: tuple[Section, ...] = (
         "Stability",
         "Mild, medium and heavy congestion by §8.2.1's definition (41, 91 and 128 bulk NewReno "
         "flows), the three levels in turn every 20 s (§8.2.5), and the bottleneck alternating "
-        "between 100 and 10 Mb/s every 20 s under mild load (§8.2.6), over the whole run.",
+        "between 100 and 10 Mb/s every 20 s and every 100 ms under mild load (§8.2.6's two "
+        "experiments), over the whole run.",
         (
             Criterion("queue_delay_mean_ms", LOWER),
             Criterion("queue_delay_std_ms", LOWER),

@@ -3,13 +3,17 @@
 //! on a dumbbell, `topology.links[i].rate_schedule` on a chain or a network). A schedule is an
 //! array of `[t_s, rate_mbps]` pairs: the link runs at its `rate_mbps` from the start, then at
 //! each pair's rate from its time on, both ways. Times are strictly increasing (at least 1 ns
-//! apart, the clock's step) in [0, duration_s]; each rate is checked as a link rate is.
+//! apart, the clock's step) in [0, duration_s]; each rate is checked as a link rate is. A
+//! schedule may instead be a table that cycles through rates at a fixed period (RFC 7928
+//! §8.2.6's capacity alternating every 100 ms): `{ every_s, rates_mbps, from_s, to_s }`, read
+//! into the pairs it stands for, which the canonical text then writes out.
 
 use super::error::ScenarioError;
+use super::model::periodic_steps;
 use super::model::RateChange;
 use super::reader::{as_f64, num, type_name, Range, Section};
 use crate::tcp::config::TcpConfig;
-use crate::time::s_to_ns;
+use crate::time::{ns_to_s, s_to_ns, MAX_TIME_S};
 use toml::Value;
 
 /// The slowest link, Mb/s (1 b/s: slower rounds to 0 b/s). The largest packet (65535 bytes)
@@ -61,10 +65,12 @@ pub fn rate_schedule(
     };
     let allowed = format!(
         "must be an array of at most {MAX_RATE_CHANGES} [t_s, rate_mbps] pairs, times \
-         strictly increasing in [0, duration_s = {}]",
+         strictly increasing in [0, duration_s = {}], or a table {{ every_s, rates_mbps, \
+         from_s, to_s }}",
         num(duration_s)
     );
     let items = match v {
+        Value::Table(_) => return periodic_schedule(s.section(key)?, duration_s, tcp),
         Value::Array(items) if items.len() <= MAX_RATE_CHANGES => items,
         Value::Array(items) => {
             return Err(s.error(key, format!("{allowed}, got {} pairs", items.len())))
@@ -98,6 +104,54 @@ pub fn rate_schedule(
         changes.push(RateChange { t_s, rate_mbps });
     }
     Ok(changes)
+}
+
+/// A periodic schedule, `{ every_s, rates_mbps, from_s = every_s, to_s = duration_s }`: the
+/// link takes `rates_mbps[k mod n]` at `from_s + k·every_s` for k = 0, 1, ... while that time
+/// is at most `to_s`. The times are counted in whole nanoseconds (`every_s` at least 1 ns), so
+/// that the changes fall exactly one period apart.
+fn periodic_schedule(
+    mut t: Section,
+    duration_s: f64,
+    tcp: &TcpConfig,
+) -> Result<Vec<RateChange>, ScenarioError> {
+    let every_s = t.f64("every_s", None, Range::LeftOpen(0.0, MAX_TIME_S))?;
+    if s_to_ns(every_s) == 0 {
+        return Err(t.error(
+            "every_s",
+            format!("must be at least 1 ns (1e-9 s), got {}", num(every_s)),
+        ));
+    }
+    let rates = t.f64_list("rates_mbps", None, Range::Positive)?;
+    if rates.is_empty() {
+        return Err(t.error("rates_mbps", "must hold at least one rate"));
+    }
+    for (i, &mbps) in rates.iter().enumerate() {
+        rate_in_range(mbps, tcp)
+            .map_err(|m| ScenarioError::new(format!("{}[{i}]", t.path_of("rates_mbps")), m))?;
+    }
+    let from_s = t.f64("from_s", Some(every_s), Range::Closed(0.0, duration_s))?;
+    let to_s = t.f64("to_s", Some(duration_s), Range::Closed(from_s, duration_s))?;
+    let steps = periodic_steps(every_s, from_s, to_s);
+    if steps > MAX_RATE_CHANGES as u64 {
+        return Err(t.error(
+            "every_s",
+            format!(
+                "gives {steps} changes from from_s to to_s, more than the {MAX_RATE_CHANGES} \
+                 allowed"
+            ),
+        ));
+    }
+    t.finish()?;
+    let (every_ns, from_ns, to_ns) = (s_to_ns(every_s), s_to_ns(from_s), s_to_ns(to_s));
+    Ok((0..)
+        .map(|k: u64| (k, from_ns + k * every_ns))
+        .take_while(|&(_, t_ns)| t_ns <= to_ns && ns_to_s(t_ns) <= to_s)
+        .map(|(k, t_ns)| RateChange {
+            t_s: ns_to_s(t_ns),
+            rate_mbps: rates[(k % rates.len() as u64) as usize],
+        })
+        .collect())
 }
 
 /// A pair's time (`at[0]`): in [0, duration_s], and later than the change before it by at
