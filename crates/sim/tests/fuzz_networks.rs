@@ -1,7 +1,7 @@
 //! Property-based tests of networks and traffic sources: small chains of 2 to 5 routers, or
 //! the same routers as a network with chords (links between routers further apart, so routes
 //! have cycles to avoid), each link with its own rate, delay and AQM (and sometimes a managed
-//! reverse port), and groups on random paths sending bulk or finite TCP or CBR or ON/OFF UDP
+//! reverse port, and sometimes a periodic rate schedule below its rate), and groups on random paths sending bulk or finite TCP or CBR or ON/OFF UDP
 //! under every schedule kind. Each run keeps packet conservation and every port's counting
 //! identity, queue bound and rate, describes in its summary the port the default rule picks
 //! (a chain's first, a network's slowest), and repeats byte for byte; broken networks (dangling router
@@ -15,9 +15,10 @@ use common::{check_port_invariants, col, fuzz_config, m, port_names};
 use proptest::prelude::*;
 use std::convert::Infallible;
 
-/// One link: rate (Mb/s), delay (ms), its AQM, and whether its reverse port is managed.
+/// One link: rate (Mb/s), delay (ms), its AQM, whether its reverse port is managed, and a
+/// periodic rate schedule, if any: (every_s, two rates as factors of the rate).
 #[derive(Clone, Debug)]
-struct Link(f64, f64, &'static str, bool);
+struct Link(f64, f64, &'static str, bool, Option<(f64, f64, f64)>);
 
 /// One group: path (router indices), transport and source text, schedule text.
 #[derive(Clone, Debug)]
@@ -57,7 +58,7 @@ impl Net {
             if self.network { "network" } else { "chain" },
             routers.join(", ")
         );
-        for (a, b, Link(rate, delay, aqm, reverse)) in self.all_links() {
+        for (a, b, Link(rate, delay, aqm, reverse, schedule)) in self.all_links() {
             t += "[[topology.links]]\n";
             if self.network {
                 t += &format!("from = \"{}\"\nto = \"{}\"\n", router(a), router(b));
@@ -66,6 +67,13 @@ impl Net {
                 &format!("rate_mbps = {rate}\ndelay_ms = {delay}\nqueue = {{ aqm = \"{aqm}\" }}\n");
             if *reverse {
                 t += "reverse_queue = {}\n";
+            }
+            if let Some((every_s, f1, f2)) = schedule {
+                t += &format!(
+                    "rate_schedule = {{ every_s = {every_s}, rates_mbps = [{}, {}] }}\n",
+                    f1 * rate,
+                    f2 * rate
+                );
             }
         }
         // Every AQM's thresholds inside the buffer; the Beta family's target delay at 35 %
@@ -180,8 +188,10 @@ fn net() -> impl Strategy<Value = Net> {
         0.0f64..20.0,
         proptest::sample::select(aqms),
         any::<bool>(),
+        // Rates at most the link's own, which the per-port table reports and the invariants bound.
+        proptest::option::weighted(0.3, (0.05f64..0.5, 0.3f64..1.0, 0.3f64..1.0)),
     )
-        .prop_map(|(r, d, a, rev)| Link(r, d, a, rev));
+        .prop_map(|(r, d, a, rev, sch)| Link(r, d, a, rev, sch));
     (
         0.5f64..2.5,
         0u64..1000,

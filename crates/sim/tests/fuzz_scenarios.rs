@@ -1,6 +1,7 @@
 //! Property-based tests of the scenario format: small valid scenarios of every kind (each AQM,
 //! both TCP presets and ns-2's agents, every congestion control, every schedule, one schedule or flow groups, ECN on and
-//! off, random delays and buffers) run with every invariant kept and repeat byte for byte; invalid ones (wrong types,
+//! off, random delays and buffers, a bottleneck rate that is fixed or follows a schedule of
+//! pairs or a periodic one) run with every invariant kept and repeat byte for byte; invalid ones (wrong types,
 //! out-of-range values, unknown keys and names, zero-rate links) give one line that names the
 //! key. `make test` runs a few hundred cases; `make fuzz` sets PROPTEST_CASES to 10 000.
 
@@ -18,6 +19,9 @@ struct Small {
     duration_s: f64,
     seed: u64,
     rate_mbps: f64,
+    /// `topology.bottleneck_rate_schedule` ("" for none) and the highest rate it reaches over
+    /// `rate_mbps` (at least 1).
+    rate_schedule: (String, f64),
     bottleneck_delay_ms: f64,
     access_rate_mbps: f64,
     sender_delay: (f64, f64),
@@ -60,6 +64,7 @@ duration_s = {duration}
 seed = {seed}
 [topology]
 bottleneck_rate_mbps = {rate}
+{rate_schedule}
 bottleneck_delay_ms = {bdelay}
 access_rate_mbps = {arate}
 sender_delay_ms = {{ uniform = [{lo}, {hi}] }}
@@ -99,6 +104,11 @@ window = {window}
             duration = self.duration_s,
             seed = self.seed,
             rate = self.rate_mbps,
+            rate_schedule = if self.rate_schedule.0.is_empty() {
+                String::new()
+            } else {
+                format!("bottleneck_rate_schedule = {}", self.rate_schedule.0)
+            },
             bdelay = self.bottleneck_delay_ms,
             arate = self.access_rate_mbps,
             hi = lo + span,
@@ -196,6 +206,30 @@ fn schedule(duration_s: f64) -> impl Strategy<Value = String> {
     ]
 }
 
+/// A bottleneck rate schedule for a run of `duration_s` at `rate_mbps` (none, two changes, or
+/// a periodic one), with the highest rate it reaches over `rate_mbps` (at least 1).
+fn rate_schedule(duration_s: f64, rate_mbps: f64) -> impl Strategy<Value = (String, f64)> {
+    let (d, r) = (duration_s, rate_mbps);
+    prop_oneof![
+        2 => Just((String::new(), 1.0)),
+        1 => (0.05f64..0.45, 0.2f64..2.0, 0.5f64..0.95, 0.2f64..2.0).prop_map(
+            move |(t1, f1, t2, f2)| (
+                format!("[[{}, {}], [{}, {}]]", t1 * d, f1 * r, t2 * d, f2 * r),
+                f1.max(f2).max(1.0)
+            )
+        ),
+        1 => (0.02f64..0.3, 0.2f64..2.0, 0.2f64..2.0).prop_map(move |(every, f1, f2)| (
+            format!(
+                "{{ every_s = {}, rates_mbps = [{}, {}] }}",
+                every * d,
+                f1 * r,
+                f2 * r
+            ),
+            f1.max(f2).max(1.0)
+        )),
+    ]
+}
+
 fn small() -> impl Strategy<Value = Small> {
     let aqms = aqm::registry::names().to_vec();
     (
@@ -228,14 +262,19 @@ fn small() -> impl Strategy<Value = Small> {
     )
         .prop_flat_map(|(a, b, c, d)| {
             let duration_s = a.0;
-            (Just((a, b, c, d)), schedule(duration_s))
+            (
+                Just((a, b, c, d)),
+                schedule(duration_s),
+                rate_schedule(duration_s, a.2),
+            )
         })
-        .prop_map(|((a, b, c, d), schedule)| {
+        .prop_map(|((a, b, c, d), schedule, rate_schedule)| {
             let window = ["\"all\"", "\"second_half\"", "[0.1, 0.4]"][d.2];
             Small {
                 duration_s: a.0,
                 seed: a.1,
                 rate_mbps: a.2,
+                rate_schedule,
                 bottleneck_delay_ms: a.3,
                 access_rate_mbps: a.4,
                 sender_delay: b.0,
@@ -332,7 +371,8 @@ proptest! {
         let r = run(&text);
         // Each priority band has the whole buffer.
         let limit = f64::from(s.limit_pkts * s.bands.max(1));
-        check_invariants(&r, limit, s.rate_mbps * 1e6, s.packet_bytes());
+        let peak_bps = s.rate_mbps * s.rate_schedule.1 * 1e6;
+        check_invariants(&r, limit, peak_bps, s.packet_bytes());
         let again = run(&text);
         prop_assert_eq!(format!("{:?}", r.summary), format!("{:?}", again.summary));
         prop_assert_eq!(format!("{:?}", r.timeseries), format!("{:?}", again.timeseries));
