@@ -3,9 +3,7 @@
 
 mod common;
 
-use common::{check_invariants, m};
-use sim::result::RunResult;
-use std::convert::Infallible;
+use common::{check_invariants, m, run_with};
 
 /// A short dumbbell run: 5 Mb/s bottleneck so that a few flows congest it.
 fn base(aqm: &str, extra: &str) -> String {
@@ -37,19 +35,10 @@ fn base(aqm: &str, extra: &str) -> String {
     )
 }
 
-fn run(text: &str, sets: &[(&str, &str)]) -> RunResult {
-    let sets: Vec<(String, String)> = sets
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    sim::run_scenario(text, &sets, None, |_| Ok::<(), Infallible>(()))
-        .unwrap_or_else(|e| panic!("run failed: {e:?}"))
-}
-
 #[test]
 fn invariants_hold_with_drop_tail_and_red() {
     for aqm in ["droptail", "red"] {
-        let r = run(&base(aqm, ""), &[]);
+        let r = run_with(&base(aqm, ""), &[]);
         check_invariants(&r, 60.0, 5e6, 1000.0);
         assert!(
             m(&r, "link_efficiency") > 0.5,
@@ -65,7 +54,7 @@ fn invariants_hold_with_drop_tail_and_red() {
 #[test]
 fn invariants_hold_with_reno_ns2_ecn_and_byte_limits() {
     let text = base("red", "");
-    let r = run(
+    let r = run_with(
         &text,
         &[
             ("tcp.preset", "ns2"),
@@ -89,14 +78,14 @@ fn invariants_hold_with_reno_ns2_ecn_and_byte_limits() {
             ("queue.ecn", ecn),
             ("tcp.ecn", ecn),
         ];
-        let r = run(&text, &sets);
+        let r = run_with(&text, &sets);
         check_invariants(&r, 60.0, 5e6, 1040.0);
-        let again = run(&text, &sets);
+        let again = run_with(&text, &sets);
         for k in ["drop_rate", "avg_queue_pkts", "throughput_mbps"] {
             assert_eq!(m(&r, k), m(&again, k), "{recovery} repeats exactly: {k}");
         }
     }
-    let r = run(
+    let r = run_with(
         &text,
         &[("queue.aqm", "droptail"), ("queue.limit_bytes", "20000")],
     );
@@ -109,8 +98,8 @@ fn invariants_hold_with_reno_ns2_ecn_and_byte_limits() {
 
 #[test]
 fn drop_tail_fills_the_buffer_and_red_keeps_it_lower() {
-    let dt = run(&base("droptail", ""), &[]);
-    let red = run(&base("red", ""), &[]);
+    let dt = run_with(&base("droptail", ""), &[]);
+    let red = run_with(&base("red", ""), &[]);
     assert!(
         m(&dt, "avg_queue_pkts") > 40.0,
         "drop tail sits near the 60-packet limit"
@@ -123,20 +112,20 @@ fn drop_tail_fills_the_buffer_and_red_keeps_it_lower() {
 #[test]
 fn same_seed_same_bytes_other_seed_other_run() {
     let text = base("red", "");
-    let a = run(&text, &[]);
-    let b = run(&text, &[]);
+    let a = run_with(&text, &[]);
+    let b = run_with(&text, &[]);
     assert_eq!(format!("{:?}", a.summary), format!("{:?}", b.summary));
     assert_eq!(format!("{:?}", a.timeseries), format!("{:?}", b.timeseries));
     assert_eq!(format!("{:?}", a.flows), format!("{:?}", b.flows));
     assert_eq!(format!("{:?}", a.cwnd), format!("{:?}", b.cwnd));
     assert_eq!(a.scenario_toml, b.scenario_toml);
-    let c = run(&text, &[("seed", "8")]);
+    let c = run_with(&text, &[("seed", "8")]);
     assert_ne!(format!("{:?}", a.summary), format!("{:?}", c.summary));
 }
 
 #[test]
 fn flows_follow_the_schedule() {
-    let r = run(&base("droptail", ""), &[]);
+    let r = run_with(&base("droptail", ""), &[]);
     let t = r.timeseries.floats("t_s").unwrap();
     let active = r.timeseries.ints("active_flows").unwrap();
     let at = |s: f64| active[t.iter().position(|&x| x >= s).unwrap()];

@@ -6,7 +6,7 @@
 mod common;
 
 use aqm::{Aqm, EnqueueVerdict, PacketView, QueueView, Rng};
-use common::{check_invariants, check_port_invariants, col, m};
+use common::{check_invariants, check_port_invariants, col, m, run_with};
 use sim::result::{Column, RunResult};
 use sim::Simulation;
 use std::cell::RefCell;
@@ -67,19 +67,10 @@ kind = "constant"
 flows = 5
 "#;
 
-fn run(text: &str, sets: &[(&str, &str)]) -> RunResult {
-    let sets: Vec<(String, String)> = sets
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    sim::run_scenario(text, &sets, None, |_| Ok::<(), Infallible>(()))
-        .unwrap_or_else(|e| panic!("run failed: {e:?}"))
-}
-
 /// The bottleneck's throughput over [a, b] s, Mb/s: the bytes of the packets it started to
 /// send in the window, over the window.
 fn throughput_mbps(window: [f64; 2]) -> f64 {
-    let r = run(STEPS, &[("measure.window", &format!("{window:?}"))]);
+    let r = run_with(STEPS, &[("measure.window", &format!("{window:?}"))]);
     col(&r.ports, "throughput_mbps")[0]
 }
 
@@ -102,8 +93,8 @@ fn the_bottleneck_sends_at_each_rate_of_its_schedule() {
 
 #[test]
 fn a_change_alters_nothing_before_its_time() {
-    let fixed = run(STEPS, &[("topology.bottleneck_rate_schedule", "[]")]);
-    let changing = run(STEPS, &[]);
+    let fixed = run_with(STEPS, &[("topology.bottleneck_rate_schedule", "[]")]);
+    let changing = run_with(STEPS, &[]);
     // The samples up to 10 s are the same; the next ones differ (the link is slower).
     let rows = |r: &RunResult, upto_s: f64| -> String {
         let t = col(&r.timeseries, "t_s");
@@ -126,7 +117,7 @@ fn a_change_alters_nothing_before_its_time() {
 fn runs_with_a_schedule_keep_their_invariants_and_repeat() {
     for aqm in ["droptail", "red", "pie", "codel", "fq_codel"] {
         let sets = [("queue.aqm", aqm), ("duration_s", "24")];
-        let r = run(STEPS, &sets);
+        let r = run_with(STEPS, &sets);
         // The fastest rate of the schedule bounds what the bottleneck sends.
         check_invariants(&r, 200.0, 10e6, 1000.0);
         check_port_invariants(&r, &[200.0]);
@@ -134,13 +125,13 @@ fn runs_with_a_schedule_keep_their_invariants_and_repeat() {
             m(&r, "link_efficiency") > 0.8,
             "{aqm}: the flows fill the link"
         );
-        let again = run(STEPS, &sets);
+        let again = run_with(STEPS, &sets);
         assert_eq!(format!("{r:?}"), format!("{again:?}"), "{aqm}: repeats");
     }
-    let r = run(CHAIN, &[]);
+    let r = run_with(CHAIN, &[]);
     check_invariants(&r, 150.0, 20e6, 1000.0);
     check_port_invariants(&r, &[150.0, 150.0, 150.0]);
-    assert_eq!(format!("{r:?}"), format!("{:?}", run(CHAIN, &[])));
+    assert_eq!(format!("{r:?}"), format!("{:?}", run_with(CHAIN, &[])));
 }
 
 #[test]
@@ -154,8 +145,8 @@ fn a_link_slowed_below_the_next_becomes_the_bottleneck() {
             ("measure.window", "[3.0, 10.0]"),
         ]
     };
-    let fixed = run(CHAIN, &sets("[]"));
-    let slowed = run(CHAIN, &sets("[[2.0, 5.0]]"));
+    let fixed = run_with(CHAIN, &sets("[]"));
+    let slowed = run_with(CHAIN, &sets("[[2.0, 5.0]]"));
     let port0 = |r: &RunResult, c: &str| col(&r.ports, c)[0];
     assert!(port0(&fixed, "link_efficiency") < 0.6);
     assert!(port0(&slowed, "link_efficiency") > 0.98);
@@ -244,7 +235,7 @@ fn a_periodic_schedule_is_the_pairs_it_stands_for() {
         "{fast}"
     );
     assert!(fast.contains("[29.9, 5.0], [30.0, 10.0]]"), "{fast}");
-    let r = run(
+    let r = run_with(
         STEPS,
         &[(key, "{ every_s = 0.1, rates_mbps = [5.0, 10.0] }")],
     );

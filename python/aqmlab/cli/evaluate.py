@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.outdir import check_target
-from .arg_types import RESULTS_DIR, add_memory_option
-from .sweep import RESUME_HELP, add_backend_arguments, add_jobs_argument, report_runs
+from .arg_types import RESULTS_DIR
+from .sweep import add_backend_arguments, add_jobs_argument, add_output_arguments, report_runs
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
@@ -73,12 +73,5 @@ def add_parser(commands: Any) -> None:
     )
     add_jobs_argument(p)
     add_backend_arguments(p)
-    p.add_argument(
-        "--out",
-        metavar="DIR",
-        help=f"output directory (default {RESULTS_DIR}/evaluate-<AQMs>[-quick])",
-    )
-    p.add_argument("--overwrite", action="store_true", help=RESUME_HELP)
-    add_memory_option(p)
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_output_arguments(p, "evaluate-<AQMs>[-quick]")
     p.set_defaults(func=_cmd_evaluate)

@@ -182,6 +182,17 @@ def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_output_arguments(parser: argparse.ArgumentParser, default_out: str) -> None:
+    """`--out DIR` (`default_out` said in its help), `--overwrite`, the memory cap and
+    `--quiet`: where a resumable command writes, and how it reports."""
+    parser.add_argument(
+        "--out", metavar="DIR", help=f"output directory (default {RESULTS_DIR}/{default_out})"
+    )
+    parser.add_argument("--overwrite", action="store_true", help=RESUME_HELP)
+    add_memory_option(parser)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
 def add_parsers(commands: Any) -> None:
     """Add `sweep` and `reproduce` to the `aqmlab` parser's subcommands."""
     p_sweep = commands.add_parser(
@@ -191,14 +202,7 @@ def add_parsers(commands: Any) -> None:
     p_sweep.add_argument("--quick", action="store_true", help="use the file's [quick] grid")
     add_jobs_argument(p_sweep)
     add_backend_arguments(p_sweep)
-    p_sweep.add_argument(
-        "--out",
-        metavar="DIR",
-        help=f"output directory (default {RESULTS_DIR}/<EXPERIMENT stem>[-quick])",
-    )
-    p_sweep.add_argument("--overwrite", action="store_true", help=RESUME_HELP)
-    add_memory_option(p_sweep)
-    p_sweep.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_output_arguments(p_sweep, "<EXPERIMENT stem>[-quick]")
     p_sweep.set_defaults(func=_cmd_sweep)
 
     p_repro = commands.add_parser(
@@ -211,17 +215,10 @@ def add_parsers(commands: Any) -> None:
     add_jobs_argument(p_repro)
     add_backend_arguments(p_repro)
     p_repro.add_argument(
-        "--out",
-        metavar="DIR",
-        help=f"output directory (default {RESULTS_DIR}/reproduce-<PAPER>[-quick])",
-    )
-    p_repro.add_argument(
         "--figures", metavar="LIST", help="only these figures, e.g. 3,8 (betared), 5,7 (chen2011)"
     )
     p_repro.add_argument(
         "--tables", metavar="LIST", help="only these tables, e.g. 1,2 (li2014), 1 (chen2011)"
     )
-    p_repro.add_argument("--overwrite", action="store_true", help=RESUME_HELP)
-    add_memory_option(p_repro)
-    p_repro.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_output_arguments(p_repro, "reproduce-<PAPER>[-quick]")
     p_repro.set_defaults(func=_cmd_reproduce)

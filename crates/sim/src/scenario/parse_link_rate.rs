@@ -9,8 +9,7 @@
 //! into the pairs it stands for, which the canonical text then writes out.
 
 use super::error::ScenarioError;
-use super::model::periodic_steps;
-use super::model::RateChange;
+use super::model::{periodic_steps, RateChange};
 use super::reader::{as_f64, num, type_name, Range, Section};
 use crate::tcp::config::TcpConfig;
 use crate::time::{ns_to_s, s_to_ns, MAX_TIME_S};

@@ -23,6 +23,21 @@ pub fn run(text: &str) -> RunResult {
         .unwrap_or_else(|e| panic!("a valid scenario failed: {e:?}"))
 }
 
+/// Run a scenario that must be valid with `sets` (key, value) overrides, as `--set` gives them.
+pub fn run_with(text: &str, sets: &[(&str, &str)]) -> RunResult {
+    let sets: Vec<(String, String)> = sets
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    sim::run_scenario(
+        text,
+        &sets,
+        None,
+        |_| Ok::<(), std::convert::Infallible>(()),
+    )
+    .unwrap_or_else(|e| panic!("run failed: {e:?}"))
+}
+
 /// The error of a scenario that must be invalid.
 pub fn error(text: &str) -> String {
     sim::resolve_scenario(text, &[])
