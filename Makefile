@@ -23,9 +23,12 @@ $(VENV)/.installed: pyproject.toml
 		"ray==$(RAY_VERSION)" "optuna==$(OPTUNA_VERSION)"
 	touch $@
 
-# Always rebuilt (cargo skips what is unchanged), so a stale extension is never tested.
+# Always rebuilt (cargo skips what is unchanged), so a stale extension is never tested. The
+# package's bytecode is compiled as `pip install` compiles it: with PYTHONDONTWRITEBYTECODE set
+# Python would otherwise compile every module it imports on every command (docs/architecture.md).
 build: $(VENV)/.installed
 	. $(VENV)/bin/activate && maturin develop --release --quiet
+	$(PYTHON) -m compileall -q python/aqmlab
 
 # Every figure of the BetaRED paper on reduced grids; prints the verdict table and writes
 # results/reproduce-betared-quick/report.md. Resumable: a second run reuses finished runs.

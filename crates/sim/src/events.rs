@@ -136,6 +136,15 @@ struct Entry {
     slot: u32,
 }
 
+/// Which heap holds the earliest event (`EventQueue::pop_until`).
+#[derive(Clone, Copy, PartialEq)]
+enum Heap {
+    None,
+    Heads,
+    Timers,
+    Pace,
+}
+
 /// An event waiting in a lane, with its time and the rest of its key.
 type Queued = (u64, u64, Event);
 
@@ -250,15 +259,34 @@ impl EventQueue {
 
     /// Take the earliest event.
     pub fn pop(&mut self) -> Option<(u64, Event)> {
+        self.pop_until(u64::MAX)
+    }
+
+    /// Take the earliest event if it comes no later than `end_ns`. The three heaps' tops are
+    /// compared once, by their keys (time, then the rest).
+    pub fn pop_until(&mut self, end_ns: u64) -> Option<(u64, Event)> {
         let key = |e: &Entry| (e.time_ns, e.order);
-        let earliest = [self.heads.peek(), self.timers.peek(), self.pace.peek()]
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, top)| top.map(|e| (key(e), i)))
-            .min()?;
-        match earliest.1 {
-            0 => Some(self.pop_lane()),
-            1 => {
+        let (mut from, mut least) = match self.heads.peek() {
+            Some(e) => (Heap::Heads, key(e)),
+            None => (Heap::None, (u64::MAX, u64::MAX)),
+        };
+        if let Some(e) = self.timers.peek() {
+            if key(e) < least || from == Heap::None {
+                (from, least) = (Heap::Timers, key(e));
+            }
+        }
+        if let Some(e) = self.pace.peek() {
+            if key(e) < least || from == Heap::None {
+                (from, least) = (Heap::Pace, key(e));
+            }
+        }
+        if least.0 > end_ns {
+            return None;
+        }
+        match from {
+            Heap::None => None,
+            Heap::Heads => Some(self.pop_lane()),
+            Heap::Timers => {
                 let entry = self.timers.pop().expect("a timer");
                 let event = self.events[entry.slot as usize]
                     .take()
@@ -266,7 +294,7 @@ impl EventQueue {
                 self.free.push(entry.slot);
                 Some((entry.time_ns, event))
             }
-            _ => {
+            Heap::Pace => {
                 let entry = self.pace.pop().expect("a pacing timer");
                 Some((entry.time_ns, Event::Pace { flow: entry.slot }))
             }
@@ -289,15 +317,6 @@ impl EventQueue {
             }
         }
         (time_ns, event)
-    }
-
-    /// Time of the earliest event.
-    pub fn peek_time(&self) -> Option<u64> {
-        [self.heads.peek(), self.timers.peek(), self.pace.peek()]
-            .into_iter()
-            .flatten()
-            .map(|e| e.time_ns)
-            .min()
     }
 
     /// Every pending event, in no particular order (for end-of-run accounting).

@@ -92,11 +92,7 @@ impl Simulation {
     ) -> Result<RunResult, E> {
         let step = (self.end_ns / 200).max(1);
         let mut next_progress = step;
-        while let Some(t) = self.events.peek_time() {
-            if t > self.end_ns {
-                break;
-            }
-            let (t, event) = self.events.pop().expect("peeked");
+        while let Some((t, event)) = self.events.pop_until(self.end_ns) {
             self.now_ns = t;
             self.events_processed += 1;
             let by_time = t >= next_progress;
