@@ -135,7 +135,9 @@ pub trait Aqm {
         None
     }
 
-    /// Periodic work (ARED's max_p update, PIE's probability update, ...).
+    /// Periodic work (ARED's max_p update, PIE's probability update, ...), on this AQM's state
+    /// alone. Under flow queueing a flow queue's timers run when a packet next joins or leaves
+    /// that flow queue, each with its own `now_ns` and the queue as it was then.
     fn on_timer(&mut self, _now_ns: u64, _queue: &QueueView, _rng: &mut Rng) {}
 
     /// Names of the state values [`Aqm::probe`] reports, in order (for example `q_avg`, `p`).

@@ -32,8 +32,8 @@ pub struct ManagedQueue {
     rng: Rng,
     /// A packet is on the wire, or the shaper holds the link until its next packet may go.
     pub busy: bool,
-    /// When the discipline's timer event is queued for, if it is (flow queueing only: a new
-    /// flow queue's AQM may want its timer earlier).
+    /// When the discipline's timer event is queued for, if it is (priority bands only: a
+    /// band's AQM may want its timer earlier).
     pub timer_at_ns: Option<u64>,
     /// Counters over the measurement window.
     pub stats: PortStats,

@@ -88,8 +88,7 @@ impl Simulation {
                     "a managed port takes packets at event time"
                 );
                 let start = m.enqueue(now, pkt, &mut self.counts) && !m.busy;
-                // Under flow queueing (or priority bands) a new flow queue's AQM may want its
-                // timer before the one queued.
+                // Under priority bands a band's AQM may want its timer before the one queued.
                 let earlier_timer = m.timers_may_move()
                     && m.next_timer_ns()
                         .is_some_and(|t| m.timer_at_ns.is_none_or(|at| t < at));
@@ -155,7 +154,7 @@ impl Simulation {
         self.send_on(port_id, at_ns, pkt);
     }
 
-    /// Run a managed port's AQM timers and queue its next. Under flow queueing a timer event
+    /// Run a managed port's AQM timers and queue its next. Under priority bands a timer event
     /// that an earlier one replaced is skipped.
     pub(super) fn aqm_timer(&mut self, port: u32) {
         self.depart_until_now(port);

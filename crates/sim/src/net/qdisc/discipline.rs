@@ -173,12 +173,16 @@ impl Discipline {
     }
 
     /// Whether the AQM timers may come to be wanted earlier than the one queued (several AQM
-    /// instances: flow queues or priority bands), so that the port re-queues its timer after
-    /// an arrival and skips the timer events an earlier one replaced.
+    /// instances: priority bands), so that the port re-queues its timer after an arrival and
+    /// skips the timer events an earlier one replaced. Flow queues run their AQMs' timers
+    /// when they are touched (`flow_queues.rs`), with no timer events.
     pub fn timers_may_move(&self) -> bool {
         match self {
-            Discipline::Single(_) | Discipline::Cake(_) | Discipline::DualPi2(_) => false,
-            Discipline::FlowQueues(_) | Discipline::Prio(_) => true,
+            Discipline::Single(_)
+            | Discipline::FlowQueues(_)
+            | Discipline::Cake(_)
+            | Discipline::DualPi2(_) => false,
+            Discipline::Prio(_) => true,
             Discipline::Shaped(s) => s.inner.timers_may_move(),
         }
     }
@@ -187,8 +191,7 @@ impl Discipline {
     pub fn next_timer_ns(&self) -> Option<u64> {
         match self {
             Discipline::Single(q) => q.aqm().next_timer_ns(),
-            Discipline::FlowQueues(q) => q.next_timer_ns(),
-            Discipline::Cake(_) => None,
+            Discipline::FlowQueues(_) | Discipline::Cake(_) => None,
             Discipline::DualPi2(q) => Some(q.next_timer_ns()),
             Discipline::Prio(p) => p.next_timer_ns(),
             Discipline::Shaped(s) => s.inner.next_timer_ns(),
@@ -199,8 +202,7 @@ impl Discipline {
     pub fn on_timer(&mut self, now_ns: u64, rng: &mut Rng) {
         match self {
             Discipline::Single(q) => q.on_timer(now_ns, rng),
-            Discipline::FlowQueues(q) => q.on_timer(now_ns, rng),
-            Discipline::Cake(_) => {}
+            Discipline::FlowQueues(_) | Discipline::Cake(_) => {}
             Discipline::DualPi2(q) => q.on_timer(now_ns),
             Discipline::Prio(p) => p.on_timer(now_ns, rng),
             Discipline::Shaped(s) => s.inner.on_timer(now_ns, rng),

@@ -14,13 +14,23 @@
 //! flow always moves to the old list (Linux makes it idle when the old list is empty); the
 //! AQM of a flow queue sees that flow queue's bytes (Linux's CoDel checks the whole backlog
 //! against the MTU); a flow queue is put in the new list before its AQM decides on the packet.
+//!
+//! A flow queue's AQM timer (PIE's probability update every `t_update`, as each of ns-3.37's
+//! per-flow `PieQueueDisc`s schedules its own) acts on nothing but that AQM, from that flow
+//! queue's length, which changes only when a packet joins or leaves it. So the timers that
+//! fell due since a flow queue was last touched run when it is next touched, each at its own
+//! time and with the length the flow queue had then, before the packet that touches it (an
+//! arrival at the timer's own instant comes first, as the event order has it): the AQM makes
+//! the same decisions as with an event per timer, and the port schedules no timer events. A
+//! timer that falls due after a flow queue's last packet never runs; nothing reads the AQM
+//! without a packet. (No AQM draws random numbers in its timer; one that did would draw in
+//! the order the flow queues are touched.)
 
 use super::classify::{flow_key, Classifier};
 use super::{judge_arrival, judge_departure, view_of, Host, Queued};
 use crate::packet::{Ecn, Packet};
 use aqm::{Aqm, FlowQueueing, QueueView};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 /// Marks a bucket without a flow queue.
 const NONE: u32 = u32::MAX;
@@ -42,6 +52,8 @@ struct FlowQueue {
     deficit: i64,
     list: List,
     aqm: Box<dyn Aqm>,
+    /// When the AQM's next timer is due, ns, if it wants one.
+    timer_ns: Option<u64>,
     /// The flow key ([`flow_key`]) that first used the queue, and whether another has since.
     owner: u64,
     shared: bool,
@@ -97,8 +109,6 @@ pub struct FlowQueues {
     len_pkts: u32,
     bytes: u64,
     make_aqm: Box<dyn FnMut() -> Box<dyn Aqm>>,
-    /// (time, flow queue) of each flow queue AQM's next timer.
-    timers: BinaryHeap<Reverse<(u64, u32)>>,
     /// The counters.
     pub counters: FqCounters,
 }
@@ -136,7 +146,6 @@ impl FlowQueues {
             len_pkts: 0,
             bytes: 0,
             make_aqm,
-            timers: BinaryHeap::new(),
             counters: FqCounters::default(),
         }
     }
@@ -175,8 +184,8 @@ impl FlowQueues {
         }
     }
 
-    /// The flow queue of `pkt`, made on the first use of its bucket.
-    fn queue_of(&mut self, pkt: &Packet) -> u32 {
+    /// The flow queue of `pkt`, made on the first use of its bucket (at `now_ns`).
+    fn queue_of(&mut self, pkt: &Packet, now_ns: u64) -> u32 {
         let (bucket_queue, queues) = (&self.bucket_queue, &self.queues);
         let bucket = self.classifier.bucket(pkt, |b| {
             let q = bucket_queue[b as usize];
@@ -194,14 +203,13 @@ impl FlowQueues {
         }
         let q = self.queues.len() as u32;
         let aqm = (self.make_aqm)();
-        if let Some(t) = aqm.next_timer_ns() {
-            self.timers.push(Reverse((t, q)));
-        }
         self.queues.push(FlowQueue {
             packets: VecDeque::new(),
             bytes: 0,
             deficit: 0,
             list: List::Idle,
+            // A timer the new AQM wants at once (PIE's first update) runs at its making.
+            timer_ns: aqm.next_timer_ns().map(|t| t.max(now_ns)),
             aqm,
             owner,
             shared: false,
@@ -218,7 +226,8 @@ impl FlowQueues {
         if counted {
             host.stats.arrivals += 1;
         }
-        let q = self.queue_of(&pkt);
+        let q = self.queue_of(&pkt, now_ns);
+        self.run_timers_before(q, now_ns, host.rng);
         if self.queues[q as usize].list == List::Idle {
             let fq = &mut self.queues[q as usize];
             fq.list = List::New;
@@ -266,6 +275,7 @@ impl FlowQueues {
             }
         }
         let threshold = most / 2;
+        self.run_timers_before(fattest as u32, now_ns, host.rng);
         let fq = &mut self.queues[fattest];
         let (mut dropped_bytes, mut dropped) = (0, 0);
         while let Some((pkt, joined_ns)) = fq.packets.pop_front() {
@@ -339,6 +349,7 @@ impl FlowQueues {
     /// The next packet of flow queue `q` its AQM lets through (marking it CE above the CE
     /// threshold), or None once the flow queue is empty.
     fn dequeue_from(&mut self, q: u32, now_ns: u64, host: &mut Host) -> Option<Packet> {
+        self.run_timers_before(q, now_ns, host.rng);
         loop {
             let fq = &mut self.queues[q as usize];
             let Some((pkt, joined_ns)) = fq.packets.pop_front() else {
@@ -372,24 +383,14 @@ impl FlowQueues {
         }
     }
 
-    /// When the next flow queue AQM's timer is due, if any.
-    pub fn next_timer_ns(&self) -> Option<u64> {
-        self.timers.peek().map(|Reverse((t, _))| *t)
-    }
-
-    /// Run every flow queue AQM's timer that is due by `now_ns`.
-    pub fn on_timer(&mut self, now_ns: u64, rng: &mut aqm::Rng) {
-        while let Some(&Reverse((t, q))) = self.timers.peek() {
-            if t > now_ns {
-                break;
-            }
-            self.timers.pop();
+    /// Run the timers of flow queue `q`'s AQM that fell due before `now_ns`, each at its own
+    /// time, with the flow queue as it was then (unchanged since its last packet).
+    fn run_timers_before(&mut self, q: u32, now_ns: u64, rng: &mut aqm::Rng) {
+        while let Some(t) = self.queues[q as usize].timer_ns.filter(|&t| t < now_ns) {
             let view = self.view(q);
-            let aqm = &mut self.queues[q as usize].aqm;
-            aqm.on_timer(now_ns, &view, rng);
-            if let Some(next) = aqm.next_timer_ns() {
-                self.timers.push(Reverse((next.max(now_ns + 1), q)));
-            }
+            let fq = &mut self.queues[q as usize];
+            fq.aqm.on_timer(t, &view, rng);
+            fq.timer_ns = fq.aqm.next_timer_ns().map(|next| next.max(t + 1));
         }
     }
 }

@@ -1,12 +1,14 @@
 //! Flow queueing on scripted packet sequences: DRR shares, new-flow priority, drops from the
-//! fattest flow queue, the CE threshold, collisions, and packet conservation on random
-//! sequences.
+//! fattest flow queue, the CE threshold, collisions, the flow queues' AQM timers, and packet
+//! conservation on random sequences.
 
 use super::*;
 use crate::metrics::counts::PacketCounts;
 use crate::metrics::port_stats::PortStats;
 use crate::metrics::window::Window;
-use aqm::{CoDel, CoDelParams, DropTail, Rng};
+use aqm::{CoDel, CoDelParams, DequeueVerdict, DropTail, EnqueueVerdict, PacketView, Rng};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// A test bench: flow queues with drop tail per flow queue (the scheduler alone) or CoDel,
 /// and the port's counters.
@@ -224,6 +226,111 @@ fn codel_per_flow_queue_drops_only_the_standing_flow() {
     assert!(b.stats.dequeue_drops > 0);
     assert!(b.counts.lost_by_flow[0] > 0);
     assert_eq!(b.counts.lost_by_flow[1], 0);
+}
+
+/// What a [`Logger`] saw: (its flow queue's number, time in ns, call, flow queue length).
+type Log = Rc<RefCell<Vec<(u32, u64, &'static str, u32)>>>;
+
+/// An AQM that logs its calls and, like PIE, wants a timer at once and then every 10 ns.
+struct Logger {
+    id: u32,
+    next_ns: u64,
+    log: Log,
+}
+
+impl Aqm for Logger {
+    fn name(&self) -> &'static str {
+        "logger"
+    }
+
+    fn on_enqueue(
+        &mut self,
+        now_ns: u64,
+        _: PacketView,
+        q: &QueueView,
+        _: &mut Rng,
+    ) -> EnqueueVerdict {
+        self.log
+            .borrow_mut()
+            .push((self.id, now_ns, "enqueue", q.len_pkts));
+        EnqueueVerdict::Accept
+    }
+
+    fn on_dequeue(
+        &mut self,
+        now_ns: u64,
+        _: u64,
+        _: PacketView,
+        q: &QueueView,
+        _: &mut Rng,
+    ) -> DequeueVerdict {
+        self.log
+            .borrow_mut()
+            .push((self.id, now_ns, "dequeue", q.len_pkts));
+        DequeueVerdict::Deliver
+    }
+
+    fn next_timer_ns(&self) -> Option<u64> {
+        Some(self.next_ns)
+    }
+
+    fn on_timer(&mut self, now_ns: u64, q: &QueueView, _: &mut Rng) {
+        self.log
+            .borrow_mut()
+            .push((self.id, now_ns, "timer", q.len_pkts));
+        self.next_ns = now_ns + 10;
+    }
+
+    fn probe_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn probe(&self, _out: &mut Vec<f64>) {}
+}
+
+#[test]
+fn a_flow_queues_timers_run_at_their_own_times_when_it_is_next_touched() {
+    let log: Log = Rc::default();
+    let mut made = 0;
+    let shared = log.clone();
+    let mut b = Bench::new(settings(), 1000, false);
+    b.fq = FlowQueues::new(
+        &settings(),
+        1000,
+        0,
+        1e7,
+        Box::new(move || {
+            made += 1;
+            Box::new(Logger {
+                id: made - 1,
+                next_ns: 0,
+                log: shared.clone(),
+            }) as Box<dyn Aqm>
+        }),
+    );
+    b.enqueue(5, 0, 1000);
+    b.enqueue(12, 0, 1000);
+    b.enqueue(20, 1, 1000);
+    assert_eq!(b.dequeue(30).map(|p| p.flow), Some(0));
+    assert_eq!(b.dequeue(50).map(|p| p.flow), Some(0));
+    assert_eq!(
+        *log.borrow(),
+        [
+            // The timer wanted at once runs at the flow queue's making, after its first packet.
+            (0, 5, "enqueue", 0),
+            (0, 5, "timer", 1),
+            (0, 12, "enqueue", 1),
+            // Flow 1's packet leaves flow 0's timer at 15 waiting.
+            (1, 20, "enqueue", 0),
+            // Flow 0's timers due before its next packet, with the lengths of their times.
+            (0, 15, "timer", 2),
+            (0, 25, "timer", 2),
+            (0, 30, "dequeue", 1),
+            (0, 35, "timer", 1),
+            (0, 45, "timer", 1),
+            (0, 50, "dequeue", 0),
+        ]
+    );
 }
 
 #[test]
