@@ -54,7 +54,10 @@ lint: $(VENV)/.installed
 ns3:
 	CARGO=$(CARGO) bash ns3/build.sh
 
+# Scenario 2's speed, memory and (with valgrind installed) instruction counts, the model's
+# speed; rewrites BENCHMARKS.md but its reproduction and earlier-figures sections.
 bench: build
+	$(CARGO) build --release --quiet -p aqmlab-sim --example profile_run
 	$(PYTHON) benches/bench.py
 
 # Times `aqmlab reproduce betared --quick` and the full reproduction from scratch and writes

@@ -82,6 +82,8 @@ AQM_SETS = {
 # Congestion controls timed on scenario 2 through drop tail, against CUBIC (the scenario's own):
 # the rate-based, paced ones (BBR, Prague) and DCTCP.
 CC_CASES = ("cubic", "bbr", "prague", "dctcp")
+# The engine alone, for instruction counts (`make bench` builds it).
+PROFILE_RUN = REPO_ROOT / "target" / "release" / "examples" / "profile_run"
 # Model bifurcation sweeps: (label, parameter, from, to, overrides), 1000 values x 10^4 steps.
 MODEL_SWEEPS = (
     ("gentle RED over w (self-tuning-RED Fig. 4)", "w", 0.12, 0.2, {}),
@@ -142,13 +144,40 @@ def run_once(aqm: str, n_max: int) -> dict:
 
 def timed_cc(cc: str) -> dict:
     """Medians over REPEATS runs of scenario 2 through drop tail with congestion control `cc`."""
-    sets = [["queue.aqm", "droptail"], ["traffic.schedule.n_max", str(N_MAX_TIMED)]]
-    return medians([run_file(SCENARIO, [*sets, ["tcp.cc", f'"{cc}"']]) for _ in range(REPEATS)])
+    return medians([run_file(SCENARIO, cc_sets(cc)) for _ in range(REPEATS)])
 
 
 def timed(aqm: str, n_max: int) -> dict:
     """Medians over REPEATS runs of scenario 2's wall time, rates and peak RSS."""
     return medians([run_once(aqm, n_max) for _ in range(REPEATS)])
+
+
+def instructions(sets: list[list[str]]) -> int | None:
+    """The instructions one run of scenario 2 with `sets` executes in the engine alone
+    (`profile_run`: the scenario read, the network built, the run, the tables), counted by
+    valgrind's cachegrind: the same on every run, unlike the wall time. None without valgrind or
+    the example binary."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None or not PROFILE_RUN.exists():
+        return None
+    args = [valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    args += [str(PROFILE_RUN), str(SCENARIO), "1", *(f"{key}={value}" for key, value in sets)]
+    proc = subprocess.run(args, capture_output=True, text=True, cwd=REPO_ROOT)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
+    if proc.returncode != 0 or found is None:
+        sys.stderr.write(proc.stderr)
+        raise SystemExit(f"cachegrind run failed: {sets}")
+    return int(found.group(1).replace(",", ""))
+
+
+def aqm_sets(aqm: str) -> list[list[str]]:
+    """Scenario 2's overrides for `aqm` at N_max = N_MAX_TIMED."""
+    return [["queue.aqm", aqm], ["traffic.schedule.n_max", str(N_MAX_TIMED)], *AQM_SETS[aqm]]
+
+
+def cc_sets(cc: str) -> list[list[str]]:
+    """Scenario 2's overrides for congestion control `cc` through drop tail."""
+    return [*aqm_sets("droptail"), ["tcp.cc", f'"{cc}"']]
 
 
 def medians(runs: list[dict]) -> dict:
@@ -298,6 +327,7 @@ def report(
     memory: dict[int, dict],
     large: dict,
     model_s: dict[str, dict],
+    counts: dict[str, int | None],
 ) -> str:
     """BENCHMARKS.md as text."""
     lines = [
@@ -336,6 +366,7 @@ def report(
             f"| {cc} | {r['wall_s']:.3f} | {r['wall_s'] / ccs['cubic']['wall_s']:.2f} | "
             f"{r['events']:,} | {r['events_per_s']:,.0f} | {r['bottleneck_departures']:,} |"
         )
+    lines += instruction_section(speed, ccs, counts)
     lines += [
         "",
         f"## The whole `aqmlab run` command, scenario 2, N_max = {N_MAX_TIMED}",
@@ -430,6 +461,38 @@ def report(
     )
     lines += ["", "## Method", "", textwrap.fill(method, width=100), ""]
     return "\n".join(lines)
+
+
+def instruction_section(
+    speed: dict[str, dict], ccs: dict[str, dict], counts: dict[str, int | None]
+) -> list[str]:
+    """The instructions table: every AQM and congestion control of the two tables above, in the
+    engine alone (`counts`, keyed by AQM and by `cc:NAME`)."""
+    lines = [
+        "",
+        f"## Instructions executed, scenario 2, N_max = {N_MAX_TIMED} (cachegrind)",
+        "",
+    ]
+    if any(n is None for n in counts.values()):
+        return [*lines, "Not measured: valgrind was not found."]
+    lines += [
+        "One run in the engine alone (`profile_run`), counted by `valgrind --tool=cachegrind`: "
+        "the same on every run and every load of the machine, so changes to the engine can be "
+        "compared across days when wall times drift.",
+        "",
+        "| case | instructions | per event | per bottleneck packet | × CUBIC's |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    cubic = counts["cc:cubic"]
+    rows = [(f"`queue.aqm = {aqm}`", counts[aqm], r, None) for aqm, r in speed.items()]
+    rows += [(f"`tcp.cc = {cc}`", counts[f"cc:{cc}"], r, cubic) for cc, r in ccs.items()]
+    for label, n, r, base in rows:
+        ratio = f"{n / base:.3f}" if base else ""
+        lines.append(
+            f"| {label} | {n:,} | {n / r['events']:,.0f} | "
+            f"{n / r['bottleneck_departures']:,.0f} | {ratio} |"
+        )
+    return lines
 
 
 REPRODUCTION_HEADING = "## Reproduction"
@@ -610,7 +673,10 @@ def main() -> int:
         networks[label] = medians([run_file(path, sets) for _ in range(REPEATS)])
         print(f"{label}: {networks[label]['wall_s']:.3f} s", file=sys.stderr)
     model_s = time_model()
-    text = report(speed, ccs, whole, short, networks, memory, large, model_s)
+    counts = {aqm: instructions(aqm_sets(aqm)) for aqm in AQM_SETS}
+    counts |= {f"cc:{cc}": instructions(cc_sets(cc)) for cc in CC_CASES}
+    print(f"instructions: {counts}", file=sys.stderr)
+    text = report(speed, ccs, whole, short, networks, memory, large, model_s, counts)
     old = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
     for heading in KEPT_HEADINGS:
         old, kept = split_section(old, heading)

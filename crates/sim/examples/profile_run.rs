@@ -1,16 +1,20 @@
-//! Runs one scenario file in the engine alone, for profilers (`perf record`, flame graphs):
-//! `cargo run --release -p aqmlab-sim --example profile_run -- FILE [REPEATS]`. Prints the
-//! wall time of each run and the event count; see docs/architecture.md ("Where the time goes").
+//! Runs one scenario file in the engine alone, for profilers (`perf record`, flame graphs,
+//! `valgrind --tool=cachegrind`):
+//! `cargo run --release -p aqmlab-sim --example profile_run -- FILE [REPEATS] [KEY=VALUE ...]`.
+//! The KEY=VALUE pairs override the file as `aqmlab run --set` does. Prints the wall time of
+//! each run and the event count; see docs/architecture.md ("Where the time goes").
 
 use std::time::Instant;
 
+const USAGE: &str = "usage: profile_run SCENARIO.toml [REPEATS] [KEY=VALUE ...]";
+
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
     let Some(path) = args.next() else {
-        eprintln!("usage: profile_run SCENARIO.toml [REPEATS]");
+        eprintln!("{USAGE}");
         std::process::exit(2);
     };
-    let repeats: u32 = match args.next().map(|s| s.parse()) {
+    let repeats: u32 = match args.next_if(|a| !a.contains('=')).map(|s| s.parse()) {
         None => 1,
         Some(Ok(n)) if n > 0 => n,
         Some(_) => {
@@ -18,6 +22,15 @@ fn main() {
             std::process::exit(2);
         }
     };
+    let sets: Vec<(String, String)> = args
+        .map(|a| match a.split_once('=') {
+            Some((key, value)) => (key.to_owned(), value.to_owned()),
+            None => {
+                eprintln!("profile_run: `{a}` is not KEY=VALUE; {USAGE}");
+                std::process::exit(2);
+            }
+        })
+        .collect();
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) => {
@@ -27,7 +40,7 @@ fn main() {
     };
     for _ in 0..repeats {
         let t0 = Instant::now();
-        match sim::run_scenario(&text, &[], None, |_| Ok::<(), ()>(())) {
+        match sim::run_scenario(&text, &sets, None, |_| Ok::<(), ()>(())) {
             Ok(result) => {
                 let events = result
                     .summary
