@@ -155,8 +155,8 @@ def timed(aqm: str, n_max: int) -> dict:
 def instructions(sets: list[list[str]]) -> int | None:
     """The instructions one run of scenario 2 with `sets` executes in the engine alone
     (`profile_run`: the scenario read, the network built, the run, the tables), counted by
-    valgrind's cachegrind: the same on every run, unlike the wall time. None without valgrind or
-    the example binary."""
+    valgrind's cachegrind: nearly the same on every run, unlike the wall time. None without
+    valgrind or the example binary."""
     valgrind = shutil.which("valgrind")
     if valgrind is None or not PROFILE_RUN.exists():
         return None
@@ -477,8 +477,11 @@ def instruction_section(
         return [*lines, "Not measured: valgrind was not found."]
     lines += [
         "One run in the engine alone (`profile_run`), counted by `valgrind --tool=cachegrind`: "
-        "the same on every run and every load of the machine, so changes to the engine can be "
-        "compared across days when wall times drift.",
+        "the same to within 0.01 % from run to run (hash tables' random seeds) at any load of "
+        "the machine, so changes to the engine can be compared across days when wall times "
+        "drift. Fewer instructions need not mean less time (cache misses, mispredicted "
+        "branches): with BBR the engine executes fewer instructions than with CUBIC and takes "
+        "longer.",
         "",
         "| case | instructions | per event | per bottleneck packet | × CUBIC's |",
         "|---|---:|---:|---:|---:|",
