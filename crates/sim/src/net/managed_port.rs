@@ -11,6 +11,17 @@
 //! so the AQM hears of them as it would have at each end of transmission. A link whose rate
 //! changes keeps this exact: each packet's transmission time follows from the rate in force at
 //! its start ([`LinkRate`]), which is known when it joins.
+//!
+//! Every other port makes its ends of transmission *late*: what happens at one (the discipline
+//! gives its next packet, its AQMs deciding at the head) depends on the queue as it is then,
+//! which only the port's own arrivals and timers change, so the port makes the ends of
+//! transmission due by then, each at its own time, before it takes an arrival, runs its timers
+//! or is sampled ([`ManagedQueue::depart_late_until`]). A packet that starts at an end of
+//! transmission reaches the far end of the link one transmission and one delay later, so the
+//! simulator keeps one check event queued no later than the next end of transmission plus the
+//! link's delay, and each packet is sent on before the time it arrives. A busy bottleneck
+//! takes arrivals far more often than once per delay, so about one check per delay replaces
+//! one event per packet.
 
 use super::link_rate::LinkRate;
 use super::qdisc::discipline::{Dequeued, Discipline, FlowInfo};
@@ -43,6 +54,11 @@ pub struct ManagedQueue {
     tx_end_ns: u64,
     /// In order: when the last packet to join will have left, ns.
     backlog_end_ns: u64,
+    /// The port makes its ends of transmission late (see the module's documentation); when
+    /// busy, `tx_end_ns` is the next one (or the end of the shaper's wait).
+    late: bool,
+    /// Late: when the queued check event fires, if one is queued.
+    pub check_at_ns: Option<u64>,
 }
 
 /// What an offer to an in-order port did ([`ManagedQueue::offer_in_order`]).
@@ -72,14 +88,34 @@ impl ManagedQueue {
             in_order,
             tx_end_ns: 0,
             backlog_end_ns: 0,
+            late: !in_order,
+            check_at_ns: None,
         }
     }
 
-    /// Make the port send each packet at its end of transmission, as any other (to compare
-    /// runs with and without in-order ports).
+    /// Make the port send each packet at its end of transmission, as any other port (to
+    /// compare runs with and without in-order ports).
     #[cfg(test)]
     pub(crate) fn never_in_order(&mut self) {
         self.in_order = false;
+        self.late = true;
+    }
+
+    /// Make the port run each end of transmission as an event (to compare runs with and
+    /// without late ends of transmission).
+    #[cfg(test)]
+    pub(crate) fn never_late(&mut self) {
+        self.late = false;
+    }
+
+    /// Whether the port makes its ends of transmission late (see the module's documentation).
+    pub fn late(&self) -> bool {
+        self.late
+    }
+
+    /// Late: the next end of transmission (or of the shaper's wait), while the link is busy.
+    pub fn next_tx_end_ns(&self) -> Option<u64> {
+        self.busy.then_some(self.tx_end_ns)
     }
 
     /// Whether the port is in order: its packets are sent on when they join
@@ -227,20 +263,63 @@ impl ManagedQueue {
         }
     }
 
+    /// Late: make every end of transmission due by `now_ns`, each at its own time, on a link of
+    /// `rate`; each packet that starts goes to `out` with the end of its transmission.
+    pub fn depart_late_until(
+        &mut self,
+        now_ns: u64,
+        rate: &LinkRate,
+        counts: &mut PacketCounts,
+        out: &mut Vec<(Packet, u64)>,
+    ) {
+        debug_assert!(self.late);
+        while self.busy && self.tx_end_ns <= now_ns {
+            self.busy = false;
+            self.start_late(self.tx_end_ns, rate, counts, out);
+        }
+    }
+
+    /// Late, with the link idle at `at_ns`: the discipline's next packet starts (to `out`, with
+    /// the end of its transmission), or its shaper holds the link until its tokens are there.
+    pub fn start_late(
+        &mut self,
+        at_ns: u64,
+        rate: &LinkRate,
+        counts: &mut PacketCounts,
+        out: &mut Vec<(Packet, u64)>,
+    ) {
+        match self.dequeue(at_ns, counts) {
+            Dequeued::Packet(pkt) => {
+                self.transmit(&pkt, at_ns, rate);
+                out.push((pkt, self.tx_end_ns));
+            }
+            Dequeued::WaitUntil(wait_ns) => {
+                self.busy = true;
+                self.tx_end_ns = wait_ns;
+            }
+            Dequeued::Empty => {}
+        }
+    }
+
     /// In order, with the link idle at `at_ns`: put the head packet on it, if any. Returns
     /// how many packets went on the link (0 or 1).
     fn start_next(&mut self, at_ns: u64, rate: &LinkRate, counts: &mut PacketCounts) -> u64 {
         match self.dequeue(at_ns, counts) {
             Dequeued::Packet(pkt) => {
-                let tx_ns = rate.tx_time_ns(pkt.bytes(), at_ns);
-                self.busy = true;
-                self.tx_end_ns = at_ns + tx_ns;
-                self.stats
-                    .transmitted(at_ns, at_ns + tx_ns, pkt.bytes(), !pkt.is_ack());
+                self.transmit(&pkt, at_ns, rate);
                 1
             }
             Dequeued::Empty => 0,
             Dequeued::WaitUntil(_) => unreachable!("an in-order port has no shaper"),
         }
+    }
+
+    /// `pkt` goes on the idle link at `at_ns`: the link is busy until its transmission ends.
+    fn transmit(&mut self, pkt: &Packet, at_ns: u64, rate: &LinkRate) {
+        let tx_ns = rate.tx_time_ns(pkt.bytes(), at_ns);
+        self.busy = true;
+        self.tx_end_ns = at_ns + tx_ns;
+        self.stats
+            .transmitted(at_ns, at_ns + tx_ns, pkt.bytes(), !pkt.is_ack());
     }
 }

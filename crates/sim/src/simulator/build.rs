@@ -167,6 +167,7 @@ impl Simulation {
             counts: PacketCounts::new(flows.len(), window),
             flows,
             outbox: Vec::new(),
+            departed: Vec::new(),
             window,
             series: Series::new(&described_probes, &group_names),
             summary_port: described,

@@ -50,6 +50,8 @@ pub struct Simulation {
     flows: Vec<Flow>,
     /// Packets produced by the endpoint being run, sent right after.
     outbox: Vec<Packet>,
+    /// Packets a late port started, with the ends of their transmissions (`ports.rs`).
+    departed: Vec<(Packet, u64)>,
     counts: PacketCounts,
     window: Window,
     /// The series of the port the summary describes, and the cwnd traces.

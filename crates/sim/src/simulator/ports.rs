@@ -56,6 +56,9 @@ impl Simulation {
     /// Offer a packet to an output port at `now`: the time of the event being run, or, for a
     /// host's drop-tail port, a later time its endpoint acts at (`early.rs`).
     pub(super) fn forward(&mut self, port_id: u32, now: u64, pkt: Packet) {
+        if self.net.managed(port_id).is_some_and(|m| m.late()) {
+            self.depart_until_now(port_id);
+        }
         let port = &mut self.net.ports[port_id as usize];
         match &mut port.queue {
             PortQueue::Fifo(q) => {
@@ -102,21 +105,59 @@ impl Simulation {
         }
     }
 
-    /// An in-order managed port's departures due by now, before anything else looks at its
-    /// queue (`ManagedQueue::depart_until`).
+    /// An in-order or late managed port's departures due by now, before anything else looks
+    /// at its queue (`ManagedQueue::depart_until`, `ManagedQueue::depart_late_until`).
     pub(super) fn depart_until_now(&mut self, port_id: u32) {
         let port = &mut self.net.ports[port_id as usize];
         if let PortQueue::Managed(m) = &mut port.queue {
             if m.in_order() {
                 self.link_transmissions +=
                     m.depart_until(self.now_ns, &port.rate, &mut self.counts);
+            } else if m.late() {
+                m.depart_late_until(
+                    self.now_ns,
+                    &port.rate,
+                    &mut self.counts,
+                    &mut self.departed,
+                );
+                self.send_departed(port_id);
             }
         }
     }
 
-    /// A managed port finished a packet: send the next.
+    /// Send on the packets a late port started, each at the end of its transmission plus the
+    /// link's delay, and keep its check event queued.
+    fn send_departed(&mut self, port_id: u32) {
+        let delay_ns = self.net.ports[port_id as usize].delay_ns;
+        let mut departed = std::mem::take(&mut self.departed);
+        for (pkt, tx_end_ns) in departed.drain(..) {
+            self.link_transmissions += 1;
+            self.send_on(port_id, tx_end_ns + delay_ns, pkt);
+        }
+        self.departed = departed;
+        let port = &mut self.net.ports[port_id as usize];
+        let PortQueue::Managed(m) = &mut port.queue else {
+            unreachable!("late ports are managed")
+        };
+        // The packet that starts at the next end of transmission reaches the far end later
+        // than this check, so the port sends it on in time.
+        if let (None, Some(t)) = (m.check_at_ns, m.next_tx_end_ns()) {
+            let at_ns = t + port.delay_ns;
+            m.check_at_ns = Some(at_ns);
+            self.events
+                .push_lane(tx_lane(port_id), at_ns, Event::TxDone { port: port_id });
+        }
+    }
+
+    /// A managed port finished a packet: send the next. On a late port, the check that its
+    /// ends of transmission are made in time.
     pub(super) fn tx_done(&mut self, port: u32) {
         if let PortQueue::Managed(m) = &mut self.net.ports[port as usize].queue {
+            if m.late() {
+                m.check_at_ns = None;
+                self.depart_until_now(port);
+                return;
+            }
             m.busy = false;
         }
         self.start_transmission(port);
@@ -129,6 +170,11 @@ impl Simulation {
         let PortQueue::Managed(m) = &mut port.queue else {
             return;
         };
+        if m.late() {
+            m.start_late(now, &port.rate, &mut self.counts, &mut self.departed);
+            self.send_departed(port_id);
+            return;
+        }
         let pkt = match m.dequeue(now, &mut self.counts) {
             Dequeued::Packet(pkt) => pkt,
             Dequeued::Empty => return,

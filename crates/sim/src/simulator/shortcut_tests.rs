@@ -1,6 +1,7 @@
 //! The ways the simulator skips events whose outcome is known in advance change nothing but
-//! the event count: closed-form hops (`hops.rs`), in-order managed ports
-//! (`crate::net::managed_port`) and receivers that take packets early (`early.rs`). Each case
+//! the event count: closed-form hops (`hops.rs`), in-order managed ports and the other managed
+//! ports' late ends of transmission (`crate::net::managed_port`) and receivers that take
+//! packets early (`early.rs`). Each case
 //! runs with and without the shortcut and compares every table, on fixed links and on links
 //! whose rate changes during the run.
 
@@ -13,12 +14,14 @@ use crate::result::{RunResult, Value};
 struct Shortcuts {
     closed_form_hops: bool,
     in_order_ports: bool,
+    late_ends: bool,
     early_receivers: bool,
 }
 
 const ALL: Shortcuts = Shortcuts {
     closed_form_hops: true,
     in_order_ports: true,
+    late_ends: true,
     early_receivers: true,
 };
 
@@ -37,10 +40,13 @@ fn run(text: &str, sets: &[(&str, &str)], shortcuts: Shortcuts) -> (RunResult, u
     if !shortcuts.early_receivers {
         sim.early_hosts.fill(false);
     }
-    if !shortcuts.in_order_ports {
-        for port in &mut sim.net.ports {
-            if let PortQueue::Managed(m) = &mut port.queue {
+    for port in &mut sim.net.ports {
+        if let PortQueue::Managed(m) = &mut port.queue {
+            if !shortcuts.in_order_ports {
                 m.never_in_order();
+            }
+            if !shortcuts.late_ends {
+                m.never_late();
             }
         }
     }
@@ -129,6 +135,59 @@ fn in_order_ports_change_nothing_but_the_event_count() {
         ],
         Shortcuts {
             in_order_ports: false,
+            ..ALL
+        },
+    );
+}
+
+#[test]
+fn late_ends_of_transmission_change_nothing_but_the_event_count() {
+    let short = [("duration_s", "6"), ("traffic.schedule.flows", "40")];
+    let with = |more: &[(&'static str, &'static str)]| -> Vec<(&'static str, &'static str)> {
+        [&short[..], more].concat()
+    };
+    let codel = with(&[("queue.aqm", "codel")]);
+    let fq_codel_ecn = with(&[
+        ("queue.aqm", "fq_codel"),
+        ("queue.ecn", "true"),
+        ("tcp.ecn", "true"),
+    ]);
+    let fq_pie = with(&[("queue.aqm", "fq_pie")]);
+    let cobalt_varying = with(&[
+        ("queue.aqm", "cobalt"),
+        (
+            "topology.bottleneck_rate_schedule",
+            "{ every_s = 0.1, rates_mbps = [10.0, 50.0] }",
+        ),
+    ]);
+    // Shapers make the port wait with packets queued: CAKE's own and a token bucket.
+    let cake_shaped = with(&[("queue.aqm", "cake"), ("queue.cake.rate_mbps", "30")]);
+    let codel_tbf = with(&[("queue.aqm", "codel"), ("queue.tbf.rate_mbps", "20")]);
+    let fq_pie_bands = with(&[("queue.aqm", "fq_pie"), ("queue.prio.bands", "3")]);
+    same_tables_fewer_events(
+        &[
+            (DUMBBELL, &codel),
+            (DUMBBELL, &fq_codel_ecn),
+            (DUMBBELL, &fq_pie),
+            (DUMBBELL, &cobalt_varying),
+            (DUMBBELL, &cake_shaped),
+            (DUMBBELL, &codel_tbf),
+            (DUMBBELL, &fq_pie_bands),
+            (
+                RRUL,
+                &[
+                    ("duration_s", "6"),
+                    ("measure.window", "\"last 3 s\""),
+                    ("queue.aqm", "fq_codel"),
+                ],
+            ),
+            (
+                COEXISTENCE,
+                &[("duration_s", "6"), ("measure.window", "\"last 3 s\"")],
+            ),
+        ],
+        Shortcuts {
+            late_ends: false,
             ..ALL
         },
     );
