@@ -56,9 +56,6 @@ impl Simulation {
     /// Offer a packet to an output port at `now`: the time of the event being run, or, for a
     /// host's drop-tail port, a later time its endpoint acts at (`early.rs`).
     pub(super) fn forward(&mut self, port_id: u32, now: u64, pkt: Packet) {
-        if self.net.managed(port_id).is_some_and(|m| m.late()) {
-            self.depart_until_now(port_id);
-        }
         let port = &mut self.net.ports[port_id as usize];
         match &mut port.queue {
             PortQueue::Fifo(q) => {
@@ -85,23 +82,31 @@ impl Simulation {
                     self.send_on(port_id, leaves_ns + delay_ns, pkt);
                 }
             }
-            PortQueue::Managed(m) => {
-                debug_assert_eq!(
-                    now, self.now_ns,
-                    "a managed port takes packets at event time"
-                );
-                let start = m.enqueue(now, pkt, &mut self.counts) && !m.busy;
-                // Under priority bands a band's AQM may want its timer before the one queued.
-                let earlier_timer = m.timers_may_move()
-                    && m.next_timer_ns()
-                        .is_some_and(|t| m.timer_at_ns.is_none_or(|at| t < at));
-                if earlier_timer {
-                    self.schedule_aqm_timer(port_id);
-                }
-                if start {
-                    self.start_transmission(port_id);
-                }
-            }
+            PortQueue::Managed(_) => self.offer_managed(port_id, now, pkt),
+        }
+    }
+
+    /// Offer a packet to a managed port that is not in order, at the time of the event being
+    /// run: its ends of transmission due by then first, when it makes them late.
+    fn offer_managed(&mut self, port_id: u32, now: u64, pkt: Packet) {
+        debug_assert_eq!(
+            now, self.now_ns,
+            "a managed port takes packets at event time"
+        );
+        self.depart_until_now(port_id);
+        let PortQueue::Managed(m) = &mut self.net.ports[port_id as usize].queue else {
+            unreachable!("offered to a managed port")
+        };
+        let start = m.enqueue(now, pkt, &mut self.counts) && !m.busy;
+        // Under priority bands a band's AQM may want its timer before the one queued.
+        let earlier_timer = m.timers_may_move()
+            && m.next_timer_ns()
+                .is_some_and(|t| m.timer_at_ns.is_none_or(|at| t < at));
+        if earlier_timer {
+            self.schedule_aqm_timer(port_id);
+        }
+        if start {
+            self.start_transmission(port_id);
         }
     }
 
