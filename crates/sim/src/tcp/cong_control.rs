@@ -7,6 +7,7 @@
 use super::cc::{CongControlState, CongEvent, Controller};
 use super::config::TcpConfig;
 use super::pacing::Pacer;
+use super::rate_sample::{RateConnection, RateSample};
 use super::sender::{CongState, Sender};
 use crate::packet::Packet;
 use crate::time::s_to_ns;
@@ -29,9 +30,9 @@ impl Sender {
     /// Bookkeeping for segment `seq` about to go on the wire at `now_ns`: its rate record
     /// and the pacing timer.
     pub(super) fn on_transmit_paced(&mut self, seq: u32, now_ns: u64, cfg: &TcpConfig) {
-        if self.rate_based {
+        if let Some(rate) = &mut self.rate {
             let start_of_transmission = self.board.pipe() == 0;
-            self.rate.on_sent(seq, now_ns, start_of_transmission);
+            rate.on_sent(seq, now_ns, start_of_transmission);
         }
         if self.paced(cfg) {
             self.pacer.on_sent(now_ns);
@@ -57,10 +58,11 @@ impl Sender {
 
     /// After a sending attempt with no new data left: ns-3's CalculateAppLimited.
     pub(super) fn check_app_limited(&mut self) {
-        if self.rate_based && self.board.high() >= self.app_limit {
-            let lost_resent = self.board.lost_out() <= self.board.retrans_out();
-            self.rate
-                .check_app_limited(self.cwnd_pkts, self.board.pipe(), lost_resent);
+        if let Some(rate) = &mut self.rate {
+            if self.board.high() >= self.app_limit {
+                let lost_resent = self.board.lost_out() <= self.board.retrans_out();
+                rate.check_app_limited(self.cwnd_pkts, self.board.pipe(), lost_resent);
+            }
         }
     }
 
@@ -92,14 +94,14 @@ impl Sender {
         self.rate_based.then(|| BeforeAck {
             in_flight_pkts: self.board.pipe(),
             lost_pkts: self.board.lost_out(),
-            delivered_pkts: self.rate.connection().delivered_pkts,
+            delivered_pkts: self.board.delivered_pkts(),
         })
     }
 
     /// The ACK's SACK blocks delivered segments.
     pub(super) fn rate_on_sack(&mut self, ack: &Packet, now_ns: u64) {
-        if self.rate_based {
-            self.rate.on_sack(ack.sack_blocks(), now_ns);
+        if let Some(rate) = &mut self.rate {
+            rate.on_sack(ack.sack_blocks(), now_ns);
         }
     }
 
@@ -107,7 +109,9 @@ impl Sender {
     /// it before ProcessAck.
     pub(super) fn rate_on_cumulative_ack(&mut self, ackno: u32, now_ns: u64) {
         if self.rate_based {
-            self.rate.on_cumulative_ack(ackno, now_ns);
+            if let Some(rate) = &mut self.rate {
+                rate.on_cumulative_ack(ackno, now_ns);
+            }
             self.in_flight_at_ack_pkts = self.board.pipe();
         }
     }
@@ -115,14 +119,27 @@ impl Sender {
     /// After ProcessAck: CongControl with the ACK's rate sample, or the pacing rate from cwnd.
     pub(super) fn after_ack(&mut self, before: Option<BeforeAck>, now_ns: u64, cfg: &TcpConfig) {
         if let Some(b) = before {
-            let delivered = (self.rate.connection().delivered_pkts - b.delivered_pkts) as u32;
+            let delivered_pkts = self.board.delivered_pkts();
+            let delivered = (delivered_pkts - b.delivered_pkts) as u32;
             let lost = self.board.lost_out().abs_diff(b.lost_pkts);
-            // Only a timed sample compares its interval with the minimum RTT.
-            let min_rtt_ns = self.min_rtt_s.filter(|_| self.rate.is_timed()).map(s_to_ns);
-            let sample = *self
-                .rate
-                .generate_sample(delivered, lost, b.in_flight_pkts, min_rtt_ns);
-            let conn = *self.rate.connection();
+            let (sample, conn) = match &mut self.rate {
+                Some(rate) => {
+                    debug_assert_eq!(rate.connection().delivered_pkts, delivered_pkts);
+                    let min_rtt_ns = self.min_rtt_s.map(s_to_ns);
+                    let sample =
+                        *rate.generate_sample(delivered, lost, b.in_flight_pkts, min_rtt_ns);
+                    (sample, *rate.connection())
+                }
+                // An algorithm that reads only the counts (Prague): the connection's delivered
+                // count, and no timing.
+                None => (
+                    RateSample::counts(delivered, lost, b.in_flight_pkts),
+                    RateConnection {
+                        delivered_pkts,
+                        ..RateConnection::default()
+                    },
+                ),
+            };
             self.cc_event(CongEvent::Ack(&sample, &conn), now_ns, cfg);
         } else if cfg.pacing {
             self.update_pacing_rate(cfg);

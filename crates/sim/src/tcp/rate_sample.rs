@@ -12,10 +12,9 @@
 //! (reconstruction: aqmlab's flows may start at 0 without a handshake).
 //!
 //! A congestion control that reads no more of the sample than the segments each ACK delivered
-//! (`Controller::NEEDS_RATE_SAMPLE` false, TCP Prague) gets an estimator made by
-//! [`RateEstimator::counting`]: it keeps one delivered flag per outstanding segment instead of
-//! the timed records, counts deliveries exactly as the full estimator does and hands over
-//! samples that hold only the ACK's counts.
+//! (`Controller::NEEDS_RATE_SAMPLE` false, TCP Prague) gets no estimator: the scoreboard counts
+//! deliveries exactly as the estimator does ([`super::scoreboard::Scoreboard::delivered_pkts`]),
+//! and its samples hold only the ACK's counts ([`RateSample::counts`]).
 
 use std::collections::VecDeque;
 
@@ -81,6 +80,19 @@ pub struct RateSample {
     pub acked_sacked_pkts: u32,
 }
 
+impl RateSample {
+    /// A sample without timing: only what one ACK delivered (`acked_sacked`), newly marked
+    /// lost (`lost`) and found in flight before it (`prior_in_flight`).
+    pub fn counts(acked_sacked: u32, lost: u32, prior_in_flight: u32) -> Self {
+        RateSample {
+            acked_sacked_pkts: acked_sacked,
+            lost_pkts: lost,
+            prior_in_flight_pkts: prior_in_flight,
+            ..RateSample::default()
+        }
+    }
+}
+
 impl Default for RateSample {
     fn default() -> Self {
         RateSample {
@@ -99,52 +111,16 @@ impl Default for RateSample {
     }
 }
 
-/// The estimator: one record per outstanding segment `base..base + records.len()`, or when
-/// only counting, one delivered flag per segment `base..base + delivered.len()`.
-#[derive(Clone, Debug)]
+/// The estimator: one record per outstanding segment `base..base + records.len()`.
+#[derive(Clone, Debug, Default)]
 pub struct RateEstimator {
     base: u32,
     records: VecDeque<Record>,
-    /// Whether the samples are timed (`records` kept); otherwise only deliveries are counted
-    /// (`delivered` kept).
-    timed: bool,
-    /// When counting: whether each outstanding segment has been counted as delivered.
-    delivered: VecDeque<bool>,
     conn: RateConnection,
     sample: RateSample,
 }
 
-impl Default for RateEstimator {
-    /// The full estimator, with timed samples.
-    fn default() -> Self {
-        RateEstimator {
-            base: 0,
-            records: VecDeque::new(),
-            timed: true,
-            delivered: VecDeque::new(),
-            conn: RateConnection::default(),
-            sample: RateSample::default(),
-        }
-    }
-}
-
 impl RateEstimator {
-    /// An estimator that only counts deliveries: the connection's delivered count moves as the
-    /// full estimator's does (each segment counted once, a resent one again unless delivered
-    /// before it was resent), and each sample holds only what [`Self::generate_sample`] is
-    /// given, with no delivery rate, interval or application-limited state.
-    pub fn counting() -> Self {
-        RateEstimator {
-            timed: false,
-            ..RateEstimator::default()
-        }
-    }
-
-    /// Whether the samples are timed (not [`Self::counting`]).
-    pub fn is_timed(&self) -> bool {
-        self.timed
-    }
-
     /// The connection's counters.
     pub fn connection(&self) -> &RateConnection {
         &self.conn
@@ -153,15 +129,6 @@ impl RateEstimator {
     /// Segment `seq` goes on the wire at `now_ns` (ns-3's SkbSent); `start_of_transmission`
     /// when nothing was in flight, which restarts the flight and the delivery clock.
     pub fn on_sent(&mut self, seq: u32, now_ns: u64, start_of_transmission: bool) {
-        if !self.timed {
-            let index = (seq - self.base) as usize;
-            if index == self.delivered.len() {
-                self.delivered.push_back(false);
-            } else {
-                self.delivered[index] = false;
-            }
-            return;
-        }
         if start_of_transmission {
             self.conn.first_sent_ns = now_ns;
             self.conn.delivered_ns = now_ns;
@@ -184,15 +151,6 @@ impl RateEstimator {
     /// Segment `seq` is delivered at `now_ns` (ns-3's SkbDelivered): counted once; the newest
     /// send among the delivered segments becomes the sample's start.
     fn deliver(&mut self, seq: u32, now_ns: u64) {
-        if !self.timed {
-            let flag = &mut self.delivered[(seq - self.base) as usize];
-            if !*flag {
-                *flag = true;
-                self.conn.delivered_pkts += 1;
-                self.conn.delivered_ns = now_ns;
-            }
-            return;
-        }
         let r = &mut self.records[(seq - self.base) as usize];
         let Some(delivered_ns) = r.delivered_ns.take() else {
             return;
@@ -213,7 +171,7 @@ impl RateEstimator {
     /// The SACK blocks of an ACK: every segment in them not yet delivered is (ns-3 updates the
     /// scoreboard, and so delivers SACKed segments, before the cumulative ACK).
     pub fn on_sack(&mut self, blocks: impl IntoIterator<Item = (u32, u32)>, now_ns: u64) {
-        let high = self.base + self.outstanding();
+        let high = self.base + self.records.len() as u32;
         for (start, end) in blocks {
             for seq in start.max(self.base)..end.min(high) {
                 self.deliver(seq, now_ns);
@@ -224,14 +182,6 @@ impl RateEstimator {
     /// A cumulative ACK of everything below `ackno`: those segments are delivered (the ones
     /// not SACKed before) and forgotten.
     pub fn on_cumulative_ack(&mut self, ackno: u32, now_ns: u64) {
-        if !self.timed {
-            while self.base < ackno && !self.delivered.is_empty() {
-                self.deliver(self.base, now_ns);
-                self.delivered.pop_front();
-                self.base += 1;
-            }
-            return;
-        }
         while self.base < ackno && !self.records.is_empty() {
             self.deliver(self.base, now_ns);
             self.records.pop_front();
@@ -239,21 +189,11 @@ impl RateEstimator {
         }
     }
 
-    /// Segments with a record (or a flag, when counting).
-    fn outstanding(&self) -> u32 {
-        if self.timed {
-            self.records.len() as u32
-        } else {
-            self.delivered.len() as u32
-        }
-    }
-
     /// ns-3's CalculateAppLimited: with no new data to send, in flight below cwnd and every
     /// lost segment resent, the delivery rate no longer tells the path's capacity until the
     /// segments now in flight are delivered.
-    /// Nothing to do when only counting.
     pub fn check_app_limited(&mut self, cwnd_pkts: f64, in_flight_pkts: u32, lost_resent: bool) {
-        if self.timed && f64::from(in_flight_pkts) < cwnd_pkts && lost_resent {
+        if f64::from(in_flight_pkts) < cwnd_pkts && lost_resent {
             self.conn.app_limited_pkts =
                 (self.conn.delivered_pkts + u64::from(in_flight_pkts)).max(1);
         }
@@ -262,7 +202,6 @@ impl RateEstimator {
     /// The rate sample of an ACK (ns-3's GenerateSample): `acked_sacked` segments newly
     /// delivered, `lost` newly marked lost, `prior_in_flight` in flight before it; a sample
     /// shorter than `min_rtt_ns` (None before any RTT estimate: every sample is) is invalid.
-    /// When only counting, the sample takes the three counts and nothing else changes.
     pub fn generate_sample(
         &mut self,
         acked_sacked: u32,
@@ -270,13 +209,6 @@ impl RateEstimator {
         prior_in_flight: u32,
         min_rtt_ns: Option<u64>,
     ) -> &RateSample {
-        if !self.timed {
-            let s = &mut self.sample;
-            s.acked_sacked_pkts = acked_sacked;
-            s.lost_pkts = lost;
-            s.prior_in_flight_pkts = prior_in_flight;
-            return &self.sample;
-        }
         if self.conn.app_limited_pkts != 0 && self.conn.delivered_pkts > self.conn.app_limited_pkts
         {
             self.conn.app_limited_pkts = 0;
@@ -420,33 +352,52 @@ mod tests {
     }
 
     #[test]
-    fn counting_counts_deliveries_as_the_full_estimator() {
-        let (mut full, mut count) = (sent_ten(), RateEstimator::counting());
-        for seq in 0..10 {
-            count.on_sent(seq, u64::from(seq) * MS, seq == 0);
+    fn the_scoreboard_counts_deliveries_as_the_estimator() {
+        use crate::tcp::scoreboard::Scoreboard;
+        let mut full = sent_ten();
+        let mut board = Scoreboard::new(3);
+        for seq in 0..10u32 {
+            board.on_sent_new(u64::from(seq) * MS);
         }
         // SACKs (overlapping, one beyond what was sent), a resend of a SACKed segment and of
         // an unSACKed one, cumulative ACKs: the delivered counts agree after every step.
-        type Step = fn(&mut RateEstimator);
+        type Step = fn(&mut RateEstimator, &mut Scoreboard);
         let steps: [Step; 7] = [
-            |r| r.on_sack([(3, 5), (7, 8)], 50 * MS),
-            |r| r.on_sack([(4, 6), (9, 12)], 51 * MS),
-            |r| r.on_cumulative_ack(2, 52 * MS),
-            |r| r.on_sent(4, 53 * MS, false),
-            |r| r.on_sent(2, 54 * MS, false),
-            |r| r.on_cumulative_ack(6, 80 * MS),
-            |r| r.on_cumulative_ack(10, 90 * MS),
+            |r, b| {
+                r.on_sack([(3, 5), (7, 8)], 50 * MS);
+                b.apply_sack([(3, 5), (7, 8)]);
+            },
+            |r, b| {
+                r.on_sack([(4, 6), (9, 12)], 51 * MS);
+                b.apply_sack([(4, 6), (9, 12)]);
+            },
+            |r, b| {
+                r.on_cumulative_ack(2, 52 * MS);
+                b.acknowledge(2);
+            },
+            |r, b| {
+                r.on_sent(4, 53 * MS, false);
+                b.on_retransmit(4, 53 * MS);
+            },
+            |r, b| {
+                r.on_sent(2, 54 * MS, false);
+                b.on_retransmit(2, 54 * MS);
+            },
+            |r, b| {
+                r.on_cumulative_ack(6, 80 * MS);
+                b.acknowledge(6);
+            },
+            |r, b| {
+                r.on_cumulative_ack(10, 90 * MS);
+                b.acknowledge(10);
+            },
         ];
         for step in steps {
-            step(&mut full);
-            step(&mut count);
-            assert_eq!(
-                count.connection().delivered_pkts,
-                full.connection().delivered_pkts
-            );
+            step(&mut full, &mut board);
+            assert_eq!(board.delivered_pkts(), full.connection().delivered_pkts);
         }
-        assert_eq!(count.connection().delivered_pkts, 11);
-        let s = *count.generate_sample(3, 1, 7, Some(MS));
+        assert_eq!(board.delivered_pkts(), 11);
+        let s = RateSample::counts(3, 1, 7);
         assert_eq!(
             (s.acked_sacked_pkts, s.lost_pkts, s.prior_in_flight_pkts),
             (3, 1, 7)

@@ -18,6 +18,9 @@ const LOST: u8 = 1 << 1;
 const RETRANS: u8 = 1 << 2;
 /// Ever sent more than once (Karn's rule).
 const EVER_RETRANSMITTED: u8 = 1 << 3;
+/// Counted as delivered since it was last sent (SACKed or acknowledged; a SACK that a
+/// reneging head loses does not take it back).
+const DELIVERED: u8 = 1 << 4;
 
 #[derive(Clone, Copy, Debug)]
 struct Segment {
@@ -64,6 +67,11 @@ pub struct Scoreboard {
     /// Every segment below this is SACKed or retransmitted (where NextSeg's scan starts).
     scan_from: u32,
     dupthresh: u32,
+    /// Segments delivered so far: each counted when it is first SACKed or acknowledged after
+    /// it was sent, so a segment sent again after its delivery counts again (the delivered
+    /// count of draft-cheng-iccrg-delivery-rate-estimation §3.2, ns-3.37's
+    /// TcpRateConnection::m_delivered).
+    delivered_pkts: u64,
 }
 
 impl Scoreboard {
@@ -79,6 +87,7 @@ impl Scoreboard {
             lost_below: 0,
             scan_from: 0,
             dupthresh,
+            delivered_pkts: 0,
         }
     }
 
@@ -123,12 +132,13 @@ impl Scoreboard {
         });
     }
 
-    /// Outstanding segment `seq` was sent again.
+    /// Outstanding segment `seq` was sent again (and is delivered anew when next SACKed or
+    /// acknowledged).
     pub fn on_retransmit(&mut self, seq: u32, now_ns: u64) {
         let s = self.seg_mut(seq);
         s.sent_ns = now_ns;
         let first = s.flags & RETRANS == 0;
-        s.flags |= RETRANS | EVER_RETRANSMITTED;
+        s.flags = (s.flags | RETRANS | EVER_RETRANSMITTED) & !DELIVERED;
         if first {
             self.retrans_out += 1;
         }
@@ -141,6 +151,7 @@ impl Scoreboard {
             let s = self.segs.pop_front().expect("ackno <= high");
             self.una += 1;
             a.segments += 1;
+            self.delivered_pkts += u64::from(s.flags & DELIVERED == 0);
             let sacked = s.flags & SACKED != 0;
             if sacked {
                 self.sacked_out -= 1;
@@ -173,11 +184,16 @@ impl Scoreboard {
             let (start, end) = (start.max(self.una), end.min(self.high()));
             for seq in start..end {
                 let s = self.seg_mut(seq);
-                if s.flags & SACKED != 0 {
+                let flags = s.flags;
+                if flags & (SACKED | DELIVERED) == SACKED | DELIVERED {
+                    continue; // SACKed before, and not sent since
+                }
+                s.flags = (flags | SACKED | DELIVERED) & !LOST;
+                self.delivered_pkts += u64::from(flags & DELIVERED == 0);
+                if flags & SACKED != 0 {
                     continue;
                 }
-                let was_lost = s.flags & LOST != 0;
-                s.flags = (s.flags | SACKED) & !LOST;
+                let was_lost = flags & LOST != 0;
                 self.sacked_out += 1;
                 if was_lost {
                     self.lost_out -= 1;
@@ -268,6 +284,11 @@ impl Scoreboard {
         self.lost_out = self.outstanding() - self.sacked_out;
         self.lost_below = self.high();
         self.scan_from = self.una;
+    }
+
+    /// Segments delivered so far (see the field's documentation).
+    pub fn delivered_pkts(&self) -> u64 {
+        self.delivered_pkts
     }
 
     /// Segments marked lost and not SACKed.

@@ -125,9 +125,9 @@ pub struct Sender {
     pub(super) cc: CongestionControl,
     /// Congestion control sets cwnd and pacing from rate samples (ns-3's HasCongControl).
     pub(super) rate_based: bool,
-    /// Delivery-rate records and samples (kept when `rate_based`; only delivery counts when
-    /// the algorithm needs no more).
-    pub(super) rate: RateEstimator,
+    /// Delivery-rate records and samples, for a rate-based algorithm that reads them (BBR;
+    /// Prague reads only the scoreboard's delivered count).
+    pub(super) rate: Option<RateEstimator>,
     /// The pacing rate and timer (used with `pacing`).
     pub(super) pacer: Pacer,
     /// The smallest RTT estimate so far (ns-3's m_minRtt).
@@ -168,11 +168,8 @@ impl Sender {
             connection: Connection::Idle,
             cc: CongestionControl::new(cfg),
             rate_based: cfg.cc.has_cong_control(),
-            rate: if cfg.cc.needs_rate_sample() {
-                RateEstimator::default()
-            } else {
-                RateEstimator::counting()
-            },
+            rate: (cfg.cc.has_cong_control() && cfg.cc.needs_rate_sample())
+                .then(RateEstimator::default),
             pacer: Pacer::new(cfg),
             min_rtt_s: None,
             in_flight_at_ack_pkts: 0,

@@ -169,8 +169,9 @@ pub trait Controller {
     /// Whether [`Controller::cong_control`] reads the ACK's rate sample beyond the segments it
     /// delivered, lost and found in flight (the delivery rate, its interval, the
     /// application-limited state) or the connection's delivery counters. When false the
-    /// sender keeps no per-segment delivery records, only counts what each ACK delivered,
-    /// and hands over samples that hold those counts alone. Only read with
+    /// sender keeps no per-segment delivery records (its scoreboard counts what each ACK
+    /// delivered) and hands over samples that hold those counts alone, with a connection
+    /// whose only counter is the delivered one. Only read with
     /// [`Controller::HAS_CONG_CONTROL`].
     const NEEDS_RATE_SAMPLE: bool = true;
 
