@@ -356,6 +356,7 @@ mod tests {
         use crate::tcp::scoreboard::Scoreboard;
         let mut full = sent_ten();
         let mut board = Scoreboard::new(3);
+        board.count_deliveries();
         for seq in 0..10u32 {
             board.on_sent_new(u64::from(seq) * MS);
         }

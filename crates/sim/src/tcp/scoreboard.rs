@@ -70,8 +70,11 @@ pub struct Scoreboard {
     /// Segments delivered so far: each counted when it is first SACKed or acknowledged after
     /// it was sent, so a segment sent again after its delivery counts again (the delivered
     /// count of draft-cheng-iccrg-delivery-rate-estimation §3.2, ns-3.37's
-    /// TcpRateConnection::m_delivered).
+    /// TcpRateConnection::m_delivered). Kept only when `counts_deliveries`.
     delivered_pkts: u64,
+    /// Whether cumulative ACKs count deliveries (a rate-based sender's; the others read no
+    /// count, and their ACKs skip the work).
+    counts_deliveries: bool,
 }
 
 impl Scoreboard {
@@ -88,7 +91,13 @@ impl Scoreboard {
             scan_from: 0,
             dupthresh,
             delivered_pkts: 0,
+            counts_deliveries: false,
         }
+    }
+
+    /// Keep the count of segments delivered ([`Self::delivered_pkts`]).
+    pub fn count_deliveries(&mut self) {
+        self.counts_deliveries = true;
     }
 
     /// Oldest unacknowledged segment.
@@ -151,7 +160,9 @@ impl Scoreboard {
             let s = self.segs.pop_front().expect("ackno <= high");
             self.una += 1;
             a.segments += 1;
-            self.delivered_pkts += u64::from(s.flags & DELIVERED == 0);
+            if self.counts_deliveries {
+                self.delivered_pkts += u64::from(s.flags & DELIVERED == 0);
+            }
             let sacked = s.flags & SACKED != 0;
             if sacked {
                 self.sacked_out -= 1;
@@ -189,7 +200,9 @@ impl Scoreboard {
                     continue; // SACKed before, and not sent since
                 }
                 s.flags = (flags | SACKED | DELIVERED) & !LOST;
-                self.delivered_pkts += u64::from(flags & DELIVERED == 0);
+                if self.counts_deliveries {
+                    self.delivered_pkts += u64::from(flags & DELIVERED == 0);
+                }
                 if flags & SACKED != 0 {
                     continue;
                 }
@@ -286,7 +299,8 @@ impl Scoreboard {
         self.scan_from = self.una;
     }
 
-    /// Segments delivered so far (see the field's documentation).
+    /// Segments delivered so far (see the field's documentation), once
+    /// [`Self::count_deliveries`] asked for the count.
     pub fn delivered_pkts(&self) -> u64 {
         self.delivered_pkts
     }

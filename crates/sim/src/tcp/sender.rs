@@ -141,10 +141,14 @@ pub struct Sender {
 impl Sender {
     /// A sender for `flow` whose segments go to `dst_node`.
     pub fn new(flow: u32, dst_node: u32, cfg: &TcpConfig) -> Self {
+        let mut board = Scoreboard::new(cfg.dupack_threshold);
+        if cfg.cc.has_cong_control() {
+            board.count_deliveries();
+        }
         Sender {
             flow,
             dst_node,
-            board: Scoreboard::new(cfg.dupack_threshold),
+            board,
             snd_nxt: 0,
             app_limit: 0,
             cwnd_pkts: f64::from(cfg.initial_cwnd_pkts),
