@@ -19,7 +19,8 @@ const RETRANS: u8 = 1 << 2;
 /// Ever sent more than once (Karn's rule).
 const EVER_RETRANSMITTED: u8 = 1 << 3;
 /// Counted as delivered since it was last sent (SACKed or acknowledged; a SACK that a
-/// reneging head loses does not take it back).
+/// reneging head loses does not take it back). Set only when the scoreboard counts
+/// deliveries.
 const DELIVERED: u8 = 1 << 4;
 
 #[derive(Clone, Copy, Debug)]
@@ -191,24 +192,26 @@ impl Scoreboard {
     /// segments newly SACKed. Blocks below `una` or beyond what was sent are ignored.
     pub fn apply_sack(&mut self, blocks: impl IntoIterator<Item = (u32, u32)>) -> u32 {
         let mut newly = 0;
+        let counts = self.counts_deliveries;
+        let delivered_mark = if counts { DELIVERED } else { 0 };
+        let mut delivered = 0;
         for (start, end) in blocks {
             let (start, end) = (start.max(self.una), end.min(self.high()));
             for seq in start..end {
                 let s = self.seg_mut(seq);
                 let flags = s.flags;
-                if flags & (SACKED | DELIVERED) == SACKED | DELIVERED {
-                    continue; // SACKed before, and not sent since
-                }
-                s.flags = (flags | SACKED | DELIVERED) & !LOST;
-                if self.counts_deliveries {
-                    self.delivered_pkts += u64::from(flags & DELIVERED == 0);
-                }
+                let newly_delivered = counts && flags & DELIVERED == 0;
                 if flags & SACKED != 0 {
+                    if newly_delivered {
+                        s.flags = flags | DELIVERED; // SACKed, then sent again
+                        delivered += 1;
+                    }
                     continue;
                 }
-                let was_lost = flags & LOST != 0;
+                s.flags = (flags | SACKED | delivered_mark) & !LOST;
+                delivered += u64::from(newly_delivered);
                 self.sacked_out += 1;
-                if was_lost {
+                if flags & LOST != 0 {
                     self.lost_out -= 1;
                 }
                 newly += 1;
@@ -217,6 +220,7 @@ impl Scoreboard {
                 self.highest_sacked = Some(end - 1);
             }
         }
+        self.delivered_pkts += delivered;
         if newly > 0 {
             self.update_lost();
         }
