@@ -94,8 +94,17 @@ impl Sender {
         self.rate_based.then(|| BeforeAck {
             in_flight_pkts: self.board.pipe(),
             lost_pkts: self.board.lost_out(),
-            delivered_pkts: self.board.delivered_pkts(),
+            delivered_pkts: self.delivered_pkts(),
         })
+    }
+
+    /// Segments delivered so far: the delivery-rate estimator's count, or the scoreboard's
+    /// when the algorithm reads no more than counts.
+    fn delivered_pkts(&self) -> u64 {
+        match &self.rate {
+            Some(rate) => rate.connection().delivered_pkts,
+            None => self.board.delivered_pkts(),
+        }
     }
 
     /// The ACK's SACK blocks delivered segments.
@@ -119,12 +128,11 @@ impl Sender {
     /// After ProcessAck: CongControl with the ACK's rate sample, or the pacing rate from cwnd.
     pub(super) fn after_ack(&mut self, before: Option<BeforeAck>, now_ns: u64, cfg: &TcpConfig) {
         if let Some(b) = before {
-            let delivered_pkts = self.board.delivered_pkts();
+            let delivered_pkts = self.delivered_pkts();
             let delivered = (delivered_pkts - b.delivered_pkts) as u32;
             let lost = self.board.lost_out().abs_diff(b.lost_pkts);
             let (sample, conn) = match &mut self.rate {
                 Some(rate) => {
-                    debug_assert_eq!(rate.connection().delivered_pkts, delivered_pkts);
                     let min_rtt_ns = self.min_rtt_s.map(s_to_ns);
                     let sample =
                         *rate.generate_sample(delivered, lost, b.in_flight_pkts, min_rtt_ns);

@@ -141,9 +141,11 @@ pub struct Sender {
 impl Sender {
     /// A sender for `flow` whose segments go to `dst_node`.
     pub fn new(flow: u32, dst_node: u32, cfg: &TcpConfig) -> Self {
+        let rate =
+            (cfg.cc.has_cong_control() && cfg.cc.needs_rate_sample()).then(RateEstimator::default);
         let mut board = Scoreboard::new(cfg.dupack_threshold);
-        if cfg.cc.has_cong_control() {
-            board.count_deliveries();
+        if cfg.cc.has_cong_control() && rate.is_none() {
+            board.count_deliveries(); // the count, without the estimator's records
         }
         Sender {
             flow,
@@ -172,8 +174,7 @@ impl Sender {
             connection: Connection::Idle,
             cc: CongestionControl::new(cfg),
             rate_based: cfg.cc.has_cong_control(),
-            rate: (cfg.cc.has_cong_control() && cfg.cc.needs_rate_sample())
-                .then(RateEstimator::default),
+            rate,
             pacer: Pacer::new(cfg),
             min_rtt_s: None,
             in_flight_at_ack_pkts: 0,
