@@ -73,8 +73,8 @@ pub struct Scoreboard {
     /// count of draft-cheng-iccrg-delivery-rate-estimation §3.2, ns-3.37's
     /// TcpRateConnection::m_delivered). Kept only when `counts_deliveries`.
     delivered_pkts: u64,
-    /// Whether cumulative ACKs count deliveries (a rate-based sender's; the others read no
-    /// count, and their ACKs skip the work).
+    /// Whether ACKs mark and count deliveries (a rate-based sender's without the
+    /// delivery-rate estimator, Prague's; the others' ACKs skip the work).
     counts_deliveries: bool,
 }
 
