@@ -138,7 +138,7 @@ def test_sources_and_scenarios_exist():
     text = ns3_program.PROGRAM_SOURCE.read_text()
     options = (
         *("aqm", "schedule", "flows", "duration", "measureFrom", "qdisc", "run", "nMax"),
-        *("bottleneckDelay", "senderDelays", "receiverDelays"),
+        *("bottleneckRate", "bottleneckDelay", "senderDelays", "receiverDelays", "routing"),
         *("udpFlows", "udpRateKbps", "udpPacketBytes"),
     )
     for option in options:
@@ -285,6 +285,7 @@ def test_udp_flood_variant():
         "--udpRateKbps=75000.0",
         "--udpPacketBytes=1000",
         "--startJitter=1.0",
+        "--bottleneckRate=50.0",
         "--bottleneckDelay=10.0",
         "--run=3",
     ):
@@ -295,9 +296,9 @@ def test_udp_flood_variant():
 def test_scenario_the_program_cannot_build_is_refused(monkeypatch):
     case = validate_ns3.Case(1, "red", 5, 2.0, 1.0)
     sc = validate_ns3.resolved(case)
-    sc["topology"]["bottleneck_rate_mbps"] = 100.0
+    sc["topology"]["access_rate_mbps"] = 1000.0
     monkeypatch.setattr(validate_ns3, "resolved", lambda c: sc)
-    with pytest.raises(validate.ValidationError, match="bottleneck_rate_mbps.*50.0 only"):
+    with pytest.raises(validate.ValidationError, match="access_rate_mbps.*100.0 only"):
         validate_ns3.ns3_args(case, 1)
 
 

@@ -89,11 +89,10 @@ UDP_FLOOD_RATE = 1.5
 
 PROGRAM_TOPOLOGY = {
     "kind": "dumbbell",
-    "bottleneck_rate_mbps": 50.0,
     "access_rate_mbps": 100.0,
 }
-"""The topology the ns-3 program builds; the scenario must match it (the delays are the
-program's arguments)."""
+"""The topology the ns-3 program builds; the scenario must match it (the bottleneck's rate and
+the delays are the program's arguments)."""
 
 NS3_HEADERS_BYTES = 52
 """IPv4 (20) + TCP (20) + the timestamp option padded (12): ns-3's header on a data packet,
@@ -230,7 +229,8 @@ def udp_flood_traffic(flows: int) -> dict[str, Any]:
     """The `[traffic]` table of the UDP-flood variant: N long-lived TCP flows (group `tcp`) and
     one CBR UDP flow of 1000-byte packets at 1.5 × the bottleneck rate (group `udp`), both
     started like scenario 1's flows."""
-    rate_kbps = UDP_FLOOD_RATE * PROGRAM_TOPOLOGY["bottleneck_rate_mbps"] * 1e3
+    scenario1 = tomllib.loads(SCENARIOS[1].read_text(encoding="utf-8"))
+    rate_kbps = UDP_FLOOD_RATE * scenario1["topology"]["bottleneck_rate_mbps"] * 1e3
     return {
         "start_jitter_s": 1.0,
         "groups": [
@@ -384,6 +384,7 @@ def args_of(sc: Mapping[str, Any], seed: int, bridge: bool = False) -> list[str]
         f"--measureFrom={float(start)!r}",
         f"--startJitter={jitter!r}",
         f"--buffer={topo['router_buffer_pkts']}",
+        f"--bottleneckRate={float(topo['bottleneck_rate_mbps'])!r}",
         f"--bottleneckDelay={float(topo['bottleneck_delay_ms'])!r}",
         f"--senderDelays={delays_arg('sender_delay_ms', topo['sender_delay_ms'])}",
         f"--receiverDelays={delays_arg('receiver_delay_ms', topo['receiver_delay_ms'])}",

@@ -51,11 +51,28 @@ using namespace ns3;
 namespace
 {
 
-const double kBottleneckBps = 50e6;
-const char* const kBottleneckRate = "50Mbps";
+// The bottleneck's rate, b/s (--bottleneckRate).
+double g_bottleneckBps = 50e6;
 const uint32_t kUdpHeaderBytes = 28; // IPv4 20 + UDP 8
 // The smallest UDP packet whose wire size (PPP 2 more) tells it from a TCP control packet.
 const uint32_t kMinUdpPacketBytes = probes::kMaxHeaderWireBytes - 2 + 1;
+
+// A static route on the node at end `from` of point-to-point `link` to `net`/`mask`, through
+// the link's other end (`--routing=static`).
+void
+RouteThrough(const NetDeviceContainer& link, uint32_t from, const char* net, const char* mask)
+{
+    Ptr<NetDevice> own = link.Get(from);
+    Ptr<NetDevice> far = link.Get(1 - from);
+    Ptr<Ipv4> ownIp = own->GetNode()->GetObject<Ipv4>();
+    Ptr<Ipv4> farIp = far->GetNode()->GetObject<Ipv4>();
+    Ipv4Address via = farIp->GetAddress(farIp->GetInterfaceForDevice(far), 0).GetLocal();
+    Ipv4StaticRoutingHelper helper;
+    helper.GetStaticRouting(ownIp)->AddNetworkRouteTo(Ipv4Address(net),
+                                                      Ipv4Mask(mask),
+                                                      via,
+                                                      ownIp->GetInterfaceForDevice(own));
+}
 
 // Progress report on stderr every `interval` simulated seconds.
 std::chrono::steady_clock::time_point g_wallStart;
@@ -179,7 +196,7 @@ WindowMetrics(const probes::Snapshot& a, const probes::Snapshot& b, const std::v
        << ",\"avg_queue_qdisc_pkts\":" << Json(Ratio(b.qdiscArea - a.qdiscArea, len))
        << ",\"drop_rate\":" << Json(Ratio(double(b.drops - a.drops), double(arrivals)))
        << ",\"link_efficiency\":"
-       << Json(Ratio((b.txBytes - a.txBytes) * 8.0 / kBottleneckBps, len))
+       << Json(Ratio((b.txBytes - a.txBytes) * 8.0 / g_bottleneckBps, len))
        << ",\"throughput_mbps\":" << Json(Ratio((b.rxBytes - a.rxBytes) * 8.0 / 1e6, len))
        << ",\"throughput_tcp_mbps\":"
        << Json(Ratio((b.tcpRxBytes - a.tcpRxBytes) * 8.0 / 1e6, len))
@@ -247,6 +264,8 @@ main(int argc, char* argv[])
     std::string tcpType = "TcpCubic";
     bool useEcn = false;
     bool pacing = false;
+    double bottleneckMbps = 50.0;
+    std::string routing = "global";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("aqm",
@@ -265,6 +284,12 @@ main(int argc, char* argv[])
     cmd.AddValue("startJitter", "uniform random start offset in [0, startJitter] s", startJitter);
     cmd.AddValue("segmentSize", "TCP SegmentSize, bytes", segmentSize);
     cmd.AddValue("buffer", "buffer of every router port, packets", bufferPkts);
+    cmd.AddValue("bottleneckRate", "rate of the bottleneck R1 -> R2, Mb/s", bottleneckMbps);
+    cmd.AddValue("routing",
+                 "global (Ipv4GlobalRoutingHelper) or static (a default route on each host, one "
+                 "route per side on each router: the same paths, without global routing's "
+                 "per-node table of every link, which does not fit in memory for 10 000 flows)",
+                 routing);
     cmd.AddValue("bottleneckDelay", "one-way delay of the bottleneck R1 -> R2, ms",
                  bottleneckDelayMs);
     cmd.AddValue("senderDelays",
@@ -304,8 +329,22 @@ main(int argc, char* argv[])
         return 2;
     }
     std::string bottleneckDelay = MsToTimeString(bottleneckDelayMs);
+    if (!(bottleneckMbps > 0) || !std::isfinite(bottleneckMbps))
+    {
+        std::cerr << "--bottleneckRate must be a number > 0 (Mb/s)\n";
+        return 2;
+    }
+    if (routing != "global" && routing != "static")
+    {
+        std::cerr << "--routing must be global or static\n";
+        return 2;
+    }
+    g_bottleneckBps = bottleneckMbps * 1e6;
+    std::ostringstream rateText;
+    rateText << std::setprecision(17) << g_bottleneckBps << "bps";
+    const std::string bottleneckRate = rateText.str();
     aqm_setup::QueueDiscSpec spec =
-        aqm_setup::DefaultSpec(aqm, bufStr, kBottleneckRate, bottleneckDelay);
+        aqm_setup::DefaultSpec(aqm, bufStr, bottleneckRate, bottleneckDelay);
     if (spec.type.empty())
     {
         std::cerr << "unknown --aqm=" << aqm
@@ -392,6 +431,11 @@ main(int argc, char* argv[])
         plans.push_back({jitter->GetValue(), -1.0, true});
     }
     uint32_t nFlows = plans.size();
+    if (routing == "static" && nFlows > 16384)
+    {
+        std::cerr << "--routing=static: at most 16384 flows (one /30 each in a /16 per side)\n";
+        return 2;
+    }
     probes::g_flowEstablished.assign(nFlows, -1.0);
     probes::g_lastDelay.assign(nFlows, -1.0);
 
@@ -421,7 +465,7 @@ main(int argc, char* argv[])
     edge.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue(bufStr));
 
     PointToPointHelper bottleneck;
-    bottleneck.SetDeviceAttribute("DataRate", StringValue(kBottleneckRate));
+    bottleneck.SetDeviceAttribute("DataRate", StringValue(bottleneckRate));
     bottleneck.SetChannelAttribute("Delay", StringValue(bottleneckDelay));
     bottleneck.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue(bufStr));
 
@@ -497,7 +541,21 @@ main(int argc, char* argv[])
     }
 
     auto routeStart = std::chrono::steady_clock::now();
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    if (routing == "global")
+    {
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    }
+    else
+    {
+        // Senders' links are in 10.2.0.0/16 and sinks' in 10.3.0.0/16 (at most 16384 each).
+        RouteThrough(bnDevices, 0, "10.3.0.0", "255.255.0.0");
+        RouteThrough(bnDevices, 1, "10.2.0.0", "255.255.0.0");
+        for (uint32_t i = 0; i < nFlows; ++i)
+        {
+            RouteThrough(leftDevs[i], 0, "0.0.0.0", "0.0.0.0");
+            RouteThrough(rightDevs[i], 1, "0.0.0.0", "0.0.0.0");
+        }
+    }
     double routeWall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - routeStart).count();
 
