@@ -1,20 +1,32 @@
 """The `aqmlab` command imports what its subcommand needs: `run` has the core write its tables
 (Parquet and CSV) and loads neither numpy nor pyarrow nor pandas nor matplotlib nor tqdm (off a
-terminal), and `import aqmlab` loads no submodule until one of its names is used
-(docs/architecture.md, "Start-up and output")."""
+terminal), nor the parsers of the other commands; and `import aqmlab` loads no submodule until
+one of its names is used (docs/architecture.md, "Start-up and output")."""
 
+import argparse
 import ast
 import subprocess
 import sys
 
+from aqmlab.cli.main import COMMAND_GROUPS, build_parser
 from conftest import REPO_ROOT
 
 HEAVY = ("numpy", "pyarrow", "pandas", "matplotlib", "tqdm")
+OTHER_COMMANDS = (
+    "aqmlab.cli.sweep",
+    "aqmlab.cli.tune",
+    "aqmlab.cli.model",
+    "aqmlab.cli.validate",
+    "aqmlab.cli.evaluate",
+    "aqmlab.cli.inspect",
+    "aqmlab.tune.space",
+)
+"""What `aqmlab run` has no use for: the other command groups and the tuner's search space."""
 
 
-def _loaded_after(code: str) -> list[str]:
-    """The heavy modules loaded once `code` has run in a fresh interpreter."""
-    probe = f"{code}\nimport sys\nprint(sorted(m for m in {HEAVY!r} if m in sys.modules))"
+def _loaded_after(code: str, modules: tuple[str, ...] = HEAVY) -> list[str]:
+    """Those of `modules` loaded once `code` has run in a fresh interpreter."""
+    probe = f"{code}\nimport sys\nprint(sorted(m for m in {modules!r} if m in sys.modules))"
     proc = subprocess.run(
         [sys.executable, "-c", probe], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120
     )
@@ -45,3 +57,26 @@ def test_package_names_load_on_first_use():
     assert _loaded_after("import aqmlab") == []
     assert "pandas" in _loaded_after("import aqmlab\naqmlab.model.orbit({'w': 0.1}, steps=3)")
     assert _loaded_after("from aqmlab import Scenario, run, RunResult, ScenarioError") == []
+
+
+def test_run_command_builds_its_own_parser_alone(small_scenario_file, tmp_path):
+    args = ["run", str(small_scenario_file), "--out", str(tmp_path / "out")]
+    code = f"from aqmlab.cli import main\nassert main({args!r}) == 0"
+    assert _loaded_after(code, OTHER_COMMANDS) == []
+
+
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(sub.choices)
+
+
+def test_a_command_parses_the_same_with_its_group_alone():
+    everything = _commands(build_parser())
+    listed = [name for names, _ in COMMAND_GROUPS for name in names]
+    assert list(everything) == listed
+    for names, _ in COMMAND_GROUPS:
+        for name in names:
+            alone = _commands(build_parser(name))
+            assert list(alone) == list(names)
+            assert alone[name].format_help() == everything[name].format_help()
+    assert list(_commands(build_parser("--help"))) == listed

@@ -7,24 +7,42 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from importlib import import_module
+from typing import Any
 
 from .. import _core
 from ..engine.memory import MemoryBudgetError
 from ..engine.outdir import OutputError
 from ..sweeps.interrupt import Interrupted, handle_sigterm
 from ..sweeps.usage import BackendError, ExperimentError
-from ..tune.space import TuneError
+from ..tune.errors import TuneError
 from .arg_types import CliError
-from .evaluate import add_parser as add_evaluate_parser
-from .inspect import add_parser as add_inspect_parser
-from .model import add_parser as add_model_parser
-from .run import add_parsers as add_run_parsers
-from .sweep import add_parsers as add_sweep_parsers
-from .tune import add_parser as add_tune_parser
-from .validate import add_parser as add_validate_parser
 
 EXIT_USAGE = 2
+
+
+def _group(module: str, function: str, *extra: Any) -> Callable[[Any], None]:
+    """A function that adds a command group to the parser's subcommands: `function` of this
+    package's `module`, imported when it is called, given the subcommands and `extra`."""
+
+    def add(commands: Any) -> None:
+        getattr(import_module(f".{module}", __package__), function)(commands, *extra)
+
+    return add
+
+
+COMMAND_GROUPS = (
+    (("run", "list", "compare", "curves"), _group("run", "add_parsers")),
+    (("sweep", "reproduce"), _group("sweep", "add_parsers")),
+    (("tune",), _group("tune", "add_parser")),
+    (("model",), _group("model", "add_parser", CliError)),
+    (("validate",), _group("validate", "add_parser", CliError)),
+    (("evaluate",), _group("evaluate", "add_parser")),
+    (("show", "plot"), _group("inspect", "add_parser", CliError)),
+)
+"""Every command, by the group that adds it to the parser, in the order `aqmlab --help` lists
+them. A command line that names a command builds (and imports) its group alone."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,18 +52,15 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the `aqmlab` command."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the `aqmlab` command: with every command, or with `command`'s
+    group alone when it names one (what that command parses is the same either way)."""
     parser = _Parser(prog="aqmlab", description="Packet-level TCP/AQM network simulator.")
     parser.add_argument("--version", action="version", version=f"aqmlab {_core.version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    add_run_parsers(commands)
-    add_sweep_parsers(commands)
-    add_tune_parser(commands)
-    add_model_parser(commands, CliError)
-    add_validate_parser(commands, CliError)
-    add_evaluate_parser(commands)
-    add_inspect_parser(commands, CliError)
+    named = [add for names, add in COMMAND_GROUPS if command in names]
+    for add in named or [add for _, add in COMMAND_GROUPS]:
+        add(commands)
     return parser
 
 
@@ -80,7 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status."""
     try:
         handle_sigterm()
-        args = build_parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(argv[0] if argv else None).parse_args(argv)
         _check_paths(args)
         return args.func(args)
     except (

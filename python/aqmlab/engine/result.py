@@ -69,12 +69,16 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
-def _named_groups(columns: Columns, scenario_text: str) -> dict[str, list]:
-    """A table with a `group` index column (the per-group table, the completion times) with
-    each group's name (from the resolved scenario) after it: `all` for a scenario with one
+def _group_names(scenario_text: str) -> list[str]:
+    """The traffic groups' names in the resolved scenario: `all` for a scenario with one
     `[traffic.schedule]`."""
     traffic = tomllib.loads(scenario_text).get("traffic", {})
-    names = [g["name"] for g in traffic.get("groups", [])] or ["all"]
+    return [g["name"] for g in traffic.get("groups", [])] or ["all"]
+
+
+def _named_groups(columns: Columns, names: Sequence[str]) -> dict[str, list]:
+    """A table with a `group` index column (the per-group table, the completion times) with
+    each group's name after it."""
     items = list(columns.items())
     named = [names[int(g)] for g in columns.get("group", [])]
     return dict(items[:1] + [("name", named)] + items[1:])
@@ -185,6 +189,7 @@ class RunResult:
         overrides: Sequence[tuple[str, str]] = (),
     ) -> RunResult:
         """Wrap the dict returned by `_core.run_scenario` (its tables stay columns)."""
+        names = _group_names(out["scenario"])
         return cls(
             summary=out["summary"],
             timeseries=out["timeseries"],
@@ -194,10 +199,10 @@ class RunResult:
             seed=out["seed"],
             source=source,
             overrides=overrides,
-            groups=_named_groups(out["groups"], out["scenario"]),
+            groups=_named_groups(out["groups"], names),
             ports=out["ports"],
             port_timeseries=out["port_timeseries"],
-            fct=_named_groups(out["fct"], out["scenario"]),
+            fct=_named_groups(out["fct"], names),
             probes=out["probes"],
         )
 

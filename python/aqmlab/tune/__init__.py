@@ -3,8 +3,8 @@ ranges of its parameter registry, each trial run on an experiment's loads and se
 Pareto front, the default parameters on it and the chosen points rerun with five seeds
 (docs/tuning.md).
 
-`space` (the parameters and objectives; light, the command line imports its error at
-start-up), `problem` (the experiment with the AQM pinned, a trial's runs and scores), `study`
+`errors` (`TuneError`, which the command line imports at start-up), `space` (the parameters
+and objectives), `problem` (the experiment with the AQM pinned, a trial's runs and scores), `study`
 (the resumable Optuna study), `front` (the Pareto front and the tables), `figure`, and
 `tuning` (`tune`, which does it all). The names below are imported on first use (PEP 562)."""
 
@@ -12,7 +12,7 @@ from importlib import import_module
 from typing import Any
 
 _LAZY = {
-    "TuneError": ".space",
+    "TuneError": ".errors",
     "TuneResult": ".tuning",
     "tune": ".tuning",
 }

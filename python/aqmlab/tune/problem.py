@@ -14,7 +14,8 @@ from typing import Any
 
 from ..engine.store import RunStore
 from ..sweeps.experiment import Experiment, ExperimentError, RunSpec, format_value
-from .space import Objective, Param, TuneError
+from .errors import TuneError
+from .space import Objective, Param
 
 if sys.version_info >= (3, 11):
     import tomllib

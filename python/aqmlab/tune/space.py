@@ -1,8 +1,6 @@
 """What a tuning study searches and what it optimises: the AQM's parameters with their ranges
 (read from the AQM's parameter registry, `aqmlab list --params AQM`, or given by the user) and
-the objectives (summary metrics to minimise or maximise).
-
-This module loads nothing heavy (the command line imports its error type at start-up)."""
+the objectives (summary metrics to minimise or maximise)."""
 
 from __future__ import annotations
 
@@ -13,12 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _core
-
-
-class TuneError(ValueError):
-    """A tuning study that cannot be run as asked; the message is one line naming the option
-    or the file and what is allowed."""
-
+from .errors import TuneError
 
 DEFAULT_PARAMS: dict[str, tuple[str, ...]] = {
     "red": ("p_max", "w"),

@@ -29,8 +29,8 @@ from ..engine.outdir import (
 )
 from ..engine.store import RunStore
 from ..sweeps.experiment import ExperimentError, RunSpec
+from .errors import TuneError
 from .problem import Problem
-from .space import TuneError
 
 if TYPE_CHECKING:
     import optuna

@@ -18,8 +18,9 @@ from ..sweeps.experiment import Experiment, RunSpec, window_phrase
 from ..sweeps.grid import SweepOutcome, connected, execute
 from ..sweeps.interrupt import Interrupted
 from . import front as fr
+from .errors import TuneError
 from .problem import RERUN_SEEDS, Problem
-from .space import TuneError, check_aqm, objectives_for, params_for
+from .space import check_aqm, objectives_for, params_for
 from .study import (
     KIND,
     SAMPLERS,
