@@ -9,7 +9,7 @@ AQMLAB := $(PYTHON) -m aqmlab.cli
 export PATH := $(dir $(CARGO)):$(PATH)
 export PYO3_PYTHON := $(abspath $(PYTHON))
 
-.PHONY: build run test fuzz lint bench bench-reproduce ns3
+.PHONY: build run test fuzz lint bench bench-reproduce bench-ns3 ns3
 
 # The virtual environment with the Python build and test tools, Ray for the tests of
 # `--backend ray` (a cp311 manylinux wheel exists for this version) and Optuna for `aqmlab tune`.
@@ -64,3 +64,8 @@ bench: build
 # the "Reproduction" section of BENCHMARKS.md (the full one: about 15 CPU minutes).
 bench-reproduce: build
 	$(PYTHON) benches/bench.py --reproduce
+
+# Times ns-3.37 on scenario 2 and on the large case beside `aqmlab run` (needs libns3-dev; at
+# most 30 minutes of ns-3 per case) and writes the "Side by side with ns-3.37" section.
+bench-ns3: build
+	$(PYTHON) benches/bench_ns3.py

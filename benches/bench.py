@@ -89,6 +89,9 @@ CC_CASES = {
     "dctcp": ("dctcp", []),
     "cubic paced": ("cubic", [["tcp.pacing", "true"]]),
 }
+CC_ROUNDS = 7
+# Rounds of the congestion-control table: each runs every case once, forwards and backwards in
+# turn, so that the machine's drift over the table touches every case alike.
 # The engine alone, for instruction counts (`make bench` builds it).
 PROFILE_RUN = REPO_ROOT / "target" / "release" / "examples" / "profile_run"
 # Model bifurcation sweeps: (label, parameter, from, to, overrides), 1000 values x 10^4 steps.
@@ -149,9 +152,18 @@ def run_once(aqm: str, n_max: int) -> dict:
     return run_file(SCENARIO, sets)
 
 
-def timed_cc(cc: str) -> dict:
-    """Medians over REPEATS runs of scenario 2 through drop tail with congestion control `cc`."""
-    return medians([run_file(SCENARIO, cc_sets(cc)) for _ in range(REPEATS)])
+def timed_ccs() -> dict[str, dict]:
+    """Every congestion-control case over CC_ROUNDS rounds: medians of each case's runs, and
+    `x_cubic`, the median of the rounds' ratios of its time to CUBIC's."""
+    runs: dict[str, list[dict]] = {cc: [] for cc in CC_CASES}
+    for i in range(CC_ROUNDS):
+        for cc in list(CC_CASES) if i % 2 == 0 else reversed(CC_CASES):
+            runs[cc].append(run_file(SCENARIO, cc_sets(cc)))
+    ratios = {
+        cc: statistics.median(r["wall_s"] / c["wall_s"] for r, c in zip(rs, runs["cubic"]))
+        for cc, rs in runs.items()
+    }
+    return {cc: medians(rs) | {"x_cubic": ratios[cc]} for cc, rs in runs.items()}
 
 
 def timed(aqm: str, n_max: int) -> dict:
@@ -373,12 +385,16 @@ def report(
         "",
         f"## Congestion controls, scenario 2 through drop tail, N_max = {N_MAX_TIMED}",
         "",
+        f"Each case runs once per round, {CC_ROUNDS} rounds in alternating order: the wall time "
+        "is the median of its runs, × CUBIC's the median of the rounds' ratios of its time to "
+        "CUBIC's in the same round.",
+        "",
         "| overrides | wall time (s) | × CUBIC's | events | events/s | bottleneck packets |",
         "|---|---:|---:|---:|---:|---:|",
     ]
     for cc, r in ccs.items():
         lines.append(
-            f"| {cc_label(cc)} | {r['wall_s']:.3f} | {r['wall_s'] / ccs['cubic']['wall_s']:.2f} | "
+            f"| {cc_label(cc)} | {r['wall_s']:.3f} | {r['x_cubic']:.2f} | "
             f"{r['events']:,} | {r['events_per_s']:,.0f} | {r['bottleneck_departures']:,} |"
         )
     lines += instruction_section(speed, ccs, counts)
@@ -516,11 +532,13 @@ def instruction_section(
     return lines
 
 
+NS3_HEADING = "## Side by side with ns-3.37"
 REPRODUCTION_HEADING = "## Reproduction"
 EARLIER_HEADING = "## Earlier figures"
-KEPT_HEADINGS = (REPRODUCTION_HEADING, EARLIER_HEADING)
-"""Sections `make bench` keeps as they are: the reproduction timings (written by
-`--reproduce`) and figures of earlier versions (written by hand)."""
+KEPT_HEADINGS = (NS3_HEADING, REPRODUCTION_HEADING, EARLIER_HEADING)
+"""Sections `make bench` keeps as they are: ns-3's timings (written by `bench_ns3.py`), the
+reproduction timings (written by `--reproduce`) and figures of earlier versions (written by
+hand)."""
 REPRODUCTION_MODES = {"quick": ["--quick"], "full": []}
 
 
@@ -675,10 +693,9 @@ def main() -> int:
     for aqm in AQM_SETS:
         speed[aqm] = timed(aqm, N_MAX_TIMED)
         print(f"{aqm}: {speed[aqm]['wall_s']:.3f} s", file=sys.stderr)
-    ccs = {}
-    for cc in CC_CASES:
-        ccs[cc] = timed_cc(cc)
-        print(f"tcp.cc = {cc}: {ccs[cc]['wall_s']:.3f} s", file=sys.stderr)
+    ccs = timed_ccs()
+    for cc, r in ccs.items():
+        print(f"{cc_label(cc)}: {r['wall_s']:.3f} s, {r['x_cubic']:.2f} x CUBIC's", file=sys.stderr)
     memory = {}
     for n_max in N_MAX_MEMORY:
         r = run_once("droptail", n_max)

@@ -1,0 +1,228 @@
+"""Time ns-3.37 on BetaRED scenario 2 and on the large case, beside the whole `aqmlab run`.
+
+Usage (from the repository root, after `make build`; needs libns3-dev and g++):
+  python benches/bench_ns3.py [--limit-min 30] [--case scenario2|large|all]
+
+Runs the validation's ns-3 program (`validation/ns3/betared_dumbbell.cc`, docs/validation-ns3.md)
+with every argument taken from the same resolved scenario aqmlab runs, stops it after the limit
+when it has not finished (and says how far it got), times `aqmlab run` and the engine alone on
+the same case, and rewrites the "Side by side with ns-3.37" section of BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import re
+import signal
+import statistics
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+from bench import (
+    KEPT_HEADINGS,
+    LARGE_CASE,
+    NS3_HEADING,
+    OUTPUT,
+    REPEATS,
+    REPO_ROOT,
+    SCENARIO,
+    medians,
+    run_file,
+    split_section,
+    whole_run,
+    with_section,
+)
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python < 3.11 only
+    import tomli as tomllib
+
+CASES = {
+    "scenario2": ("BetaRED scenario 2, N_max = 800, drop tail, 250 s", SCENARIO, []),
+    "large": ("10 000 CUBIC flows through a 1 Gb/s bottleneck, 60 s", *LARGE_CASE),
+}
+LABELS = [label for label, _, _ in CASES.values()]
+PROGRESS_S = 1.0
+"""The ns-3 program reports its simulated time on stderr this often (simulated seconds)."""
+PROGRESS = re.compile(r"^t=([0-9.eE+-]+) s\s+wall=([0-9.eE+-]+) s$")
+
+
+def resolved(path: Path, sets: list[list[str]]) -> dict:
+    """Scenario `path` with `sets`, every default filled in, as nested dicts."""
+    from aqmlab.engine.scenario import Scenario
+
+    return tomllib.loads(Scenario.load(path).with_literals([(k, v) for k, v in sets]).resolved())
+
+
+def ns3_args(sc: dict) -> list[str]:
+    """The ns-3 program's arguments for the resolved scenario `sc`, as the validation derives
+    them, with static routes (the same paths; global routing's per-node tables of every link
+    do not fit in memory for 10 000 flows, and its lookups scan them)."""
+    from aqmlab.validate.ns3.suite import args_of
+
+    return [*args_of(sc, sc["seed"]), "--routing=static", f"--progress={PROGRESS_S!r}"]
+
+
+def run_ns3(program: Path, args: list[str], limit_s: float) -> dict:
+    """Run the program until it exits or `limit_s` passes (then it is killed): wall time, peak
+    RSS and the simulated time it last reported."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = os.posix_spawn(
+            str(program),
+            [str(program), *args],
+            os.environ,
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, out.fileno(), 1),
+                (os.POSIX_SPAWN_DUP2, err.fileno(), 2),
+            ],
+        )
+        finished, status, usage = False, 0, None
+        while True:
+            got, status, usage = os.wait4(proc, os.WNOHANG)
+            if got == proc:
+                finished = True
+                break
+            if time.perf_counter() - t0 > limit_s:
+                os.kill(proc, signal.SIGKILL)
+                _, status, usage = os.wait4(proc, 0)
+                break
+            time.sleep(0.1)
+        wall_s = time.perf_counter() - t0
+        err.seek(0)
+        stderr = err.read().decode(errors="replace")
+        out.seek(0)
+        stdout = out.read().decode(errors="replace")
+    simulated = [float(m[1]) for m in map(PROGRESS.match, stderr.splitlines()) if m]
+    record = {
+        "finished": finished,
+        "wall_s": wall_s,
+        "peak_rss_mib": usage.ru_maxrss / 1024,
+        "simulated_s": simulated[-1] if simulated else 0.0,
+    }
+    if finished:
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"ns-3 failed: {' '.join(stderr.strip().splitlines()[-2:])}")
+        from aqmlab.validate.ns3.suite import parse_ns3_output
+
+        parse_ns3_output(stdout)  # a finished run printed its results
+    return record
+
+
+def measure(name: str, limit_s: float) -> dict:
+    """ns-3, the whole `aqmlab run` process (median of REPEATS) and the engine alone (median)
+    on case `name`."""
+    from aqmlab.validate.ns3.program import program
+
+    label, path, sets = CASES[name]
+    prog = program()
+    print(f"{name}: ns-3 ({prog.path.name}), at most {limit_s:g} s", file=sys.stderr)
+    sc = resolved(path, sets)
+    ns3 = run_ns3(prog.path, ns3_args(sc), limit_s)
+    print(f"{name}: ns-3 {ns3['wall_s']:.1f} s", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        process_s = statistics.median(
+            whole_run(path, sets, Path(tmp) / "run") for _ in range(REPEATS)
+        )
+    engine = medians([run_file(path, sets) for _ in range(REPEATS)])
+    print(f"{name}: aqmlab run {process_s:.3f} s, engine {engine['wall_s']:.3f} s", file=sys.stderr)
+    return {
+        "label": label,
+        "duration_s": float(sc["duration_s"]),
+        "ns3": ns3,
+        "process_s": process_s,
+        "engine_s": engine["wall_s"],
+    }
+
+
+def row(r: dict) -> str:
+    """One table row; a run stopped at the limit gives lower bounds."""
+    ns3, process_s, engine_s = r["ns3"], r["process_s"], r["engine_s"]
+    if ns3["finished"]:
+        ns3_cell = f"{ns3['wall_s']:.1f}"
+        bound = ""
+    else:
+        ns3_cell = (
+            f"stopped at {ns3['wall_s']:.0f} s, past {ns3['simulated_s']:g} of "
+            f"{r['duration_s']:g} simulated s"
+        )
+        bound = "> "
+    return (
+        f"| {r['label']} | {ns3_cell} | {ns3['peak_rss_mib']:.0f} | {process_s:.3f} | "
+        f"{engine_s:.3f} | {bound}{ns3['wall_s'] / process_s:,.0f} | "
+        f"{bound}{ns3['wall_s'] / engine_s:,.0f} | {datetime.date.today().isoformat()} |"
+    )
+
+
+METHOD = (
+    "Recorded by `make bench-ns3` (`benches/bench_ns3.py`). ns-3.37 runs the validation's "
+    "program (`validation/ns3/betared_dumbbell.cc`, docs/validation-ns3.md: CUBIC with SACK, "
+    "948-byte segments, 1000-packet buffers) with every argument taken from the scenario "
+    "aqmlab runs, built with `g++ -O2`, once per case, and is stopped after {limit} minutes "
+    "when it has not finished; its peak RSS is that of the process. It routes by static "
+    "routes (`--routing=static`): the same paths as global routing, whose tables hold one "
+    "entry per link on every node (they do not fit in memory for 10 000 flows) and whose "
+    "lookups scan them, so ns-3 runs faster this way. Still, with 10 000 flows each router "
+    "has 10 001 interfaces and ns-3 goes through every one of them for every packet it "
+    "forwards (`Ipv4L3Protocol::IsDestinationAddress`, and `Ipv4StaticRouting::LookupStatic` "
+    "over one route per interface): those scans and the accessors they call took 84 % of the "
+    "samples of a `perf` profile 14 minutes into the large case. ns-3's cost per packet grows "
+    "with the routers' ports; aqmlab's does not. aqmlab's figures are medians of "
+    "{repeats}: the whole `aqmlab run FILE --set ... --quiet` process (start-up, simulation, "
+    "the output files) and the engine alone (as in the first table), each on the machine "
+    "described at the top. The ratios divide ns-3's wall time by aqmlab's; for a run stopped "
+    "at the limit they are lower bounds."
+)
+
+
+def section(results: list[dict], limit_s: float, old: str | None) -> str:
+    """The section with a row per case: the cases measured now, and the others' rows from the
+    `old` section as they were."""
+    rows = {r["label"]: row(r) for r in results}
+    for line in (old or "").splitlines():
+        label = line.strip("|").split("|")[0].strip()
+        if line.startswith("| ") and label not in rows and label in LABELS:
+            rows[label] = line
+    lines = [
+        NS3_HEADING,
+        "",
+        "| case | ns-3.37 (s) | ns-3.37 peak RSS (MiB) | `aqmlab run` process (s) | "
+        "in the engine (s) | × (process) | × (engine) | date |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+        *[rows[label] for label in LABELS if label in rows],
+        "",
+        textwrap.fill(METHOD.format(limit=f"{limit_s / 60:g}", repeats=REPEATS), width=100),
+    ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit-min", type=float, default=30.0, help="ns-3's limit per case")
+    parser.add_argument("--case", choices=[*CASES, "all"], default="all")
+    args = parser.parse_args()
+    if not args.limit_min > 0:
+        parser.error("--limit-min: must be a number of minutes > 0")
+    names = list(CASES) if args.case == "all" else [args.case]
+    limit_s = args.limit_min * 60
+    results = [measure(name, limit_s) for name in names]
+    text = OUTPUT.read_text(encoding="utf-8")
+    kept = {}
+    for heading in KEPT_HEADINGS:
+        text, kept[heading] = split_section(text, heading)
+    kept[NS3_HEADING] = section(results, limit_s, kept[NS3_HEADING])
+    for heading in KEPT_HEADINGS:
+        text = with_section(text, kept[heading])
+    OUTPUT.write_text(text, encoding="utf-8")
+    print(f"wrote {OUTPUT.relative_to(REPO_ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
