@@ -89,9 +89,9 @@ CC_CASES = {
     "dctcp": ("dctcp", []),
     "cubic paced": ("cubic", [["tcp.pacing", "true"]]),
 }
-CC_ROUNDS = 7
 # Rounds of the congestion-control table: each runs every case once, forwards and backwards in
 # turn, so that the machine's drift over the table touches every case alike.
+CC_ROUNDS = 7
 # The engine alone, for instruction counts (`make bench` builds it).
 PROFILE_RUN = REPO_ROOT / "target" / "release" / "examples" / "profile_run"
 # Model bifurcation sweeps: (label, parameter, from, to, overrides), 1000 values x 10^4 steps.
