@@ -83,7 +83,7 @@ def run_ns3(program: Path, args: list[str], limit_s: float) -> dict:
                 (os.POSIX_SPAWN_DUP2, err.fileno(), 2),
             ],
         )
-        finished, status, usage = False, 0, None
+        finished = False
         while True:
             got, status, usage = os.wait4(proc, os.WNOHANG)
             if got == proc:
@@ -164,12 +164,12 @@ METHOD = (
     "Recorded by `make bench-ns3` (`benches/bench_ns3.py`). ns-3.37 runs the validation's "
     "program (`validation/ns3/betared_dumbbell.cc`, docs/validation-ns3.md: CUBIC with SACK, "
     "948-byte segments, 1000-packet buffers) with every argument taken from the scenario "
-    "aqmlab runs, built with `g++ -O2`, once per case, and is stopped after {limit} minutes "
+    "aqmlab runs, built with `g++ -O2`; it runs once per case and is stopped after {limit} minutes "
     "when it has not finished; its peak RSS is that of the process. It routes by static "
     "routes (`--routing=static`): the same paths as global routing, whose tables hold one "
-    "entry per link on every node (they do not fit in memory for 10 000 flows) and whose "
-    "lookups scan them, so ns-3 runs faster this way. Still, with 10 000 flows each router "
-    "has 10 001 interfaces and ns-3 goes through every one of them for every packet it "
+    "entry per link on every node (they do not fit in memory for 10 000 flows) and whose "
+    "lookups scan them, so ns-3 runs faster this way. Still, with 10 000 flows each router "
+    "has 10 001 interfaces and ns-3 goes through every one of them for every packet it "
     "forwards (`Ipv4L3Protocol::IsDestinationAddress`, and `Ipv4StaticRouting::LookupStatic` "
     "over one route per interface): those scans and the accessors they call took 84 % of the "
     "samples of a `perf` profile 14 minutes into the large case. ns-3's cost per packet grows "
