@@ -24,10 +24,14 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # Always rebuilt (cargo skips what is unchanged), so a stale extension is never tested. The
-# package's bytecode is compiled as `pip install` compiles it: with PYTHONDONTWRITEBYTECODE set
-# Python would otherwise compile every module it imports on every command (docs/architecture.md).
+# extension is profile-guided (pgo/build.sh: the simulator runs a training set instrumented,
+# then is built with its profile; PGO=off builds it without); the results are the same either
+# way. The package's bytecode is compiled as `pip install` compiles it: with
+# PYTHONDONTWRITEBYTECODE set Python would otherwise compile every module it imports on every
+# command (docs/architecture.md).
+PGO ?= on
 build: $(VENV)/.installed
-	. $(VENV)/bin/activate && maturin develop --release --quiet
+	. $(VENV)/bin/activate && PGO=$(PGO) CARGO=$(CARGO) bash pgo/build.sh
 	$(PYTHON) -m compileall -q python/aqmlab
 
 # Every figure of the BetaRED paper on reduced grids; prints the verdict table and writes

@@ -468,7 +468,8 @@ def report(
         lines.append(f"| {label} | {r[False]:.2f} | {r[True]:.2f} |")
     base_rss_mib = next(iter(speed.values()))["base_rss_mib"]
     method = (
-        "Each run is a fresh Python process that loads only the extension module, reads "
+        "Each run is a fresh Python process that loads only the extension module (as `make "
+        "build` makes it: profile-guided, docs/architecture.md), reads "
         "`experiments/betared/scenario2.toml` with `traffic.schedule.n_max` and `queue.aqm` "
         "overridden, and calls `_core.run_scenario` once with no progress callback. The wall "
         "time is `time.perf_counter()` around that call: validating the scenario, building the "
