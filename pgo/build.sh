@@ -12,9 +12,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo=${CARGO:-cargo}
+# The extension as maturin builds it; in the profile-guided build with the wrapper's settings.
+build_extension() {
+    exec maturin develop --release --quiet
+}
 
 if [ "${PGO:-on}" = off ]; then
-    exec maturin develop --release --quiet
+    build_extension
 fi
 
 host=$(rustc -vV | sed -n 's/^host: //p')
@@ -36,7 +40,7 @@ fi
 if [ -z "$profdata" ]; then
     echo "make build: no llvm-profdata for LLVM $llvm_major (rustup component add llvm-tools);" \
         "building without a profile (runs 2-8 % slower, the same results)" >&2
-    exec maturin develop --release --quiet
+    build_extension
 fi
 
 dir=$PWD/target/pgo
@@ -58,5 +62,4 @@ if [ ! -f "$profile" ] || [ "$(cat "$dir/stamp" 2>/dev/null)" != "$stamp" ]; the
     rm -rf "$dir/raw"
     echo "$stamp" >"$dir/stamp"
 fi
-AQMLAB_PGO="use:$profile" RUSTC_WRAPPER=$wrapper CARGO_TARGET_DIR=$dir/use \
-    maturin develop --release --quiet
+AQMLAB_PGO="use:$profile" RUSTC_WRAPPER=$wrapper CARGO_TARGET_DIR=$dir/use build_extension

@@ -17,6 +17,11 @@ WRAPPER = REPO_ROOT / "pgo" / "rustc-wrapper.sh"
 TRAINING = REPO_ROOT / "crates" / "sim" / "examples" / "pgo_train.rs"
 
 
+def _args(crate: str) -> list[str]:
+    """A compiler command line for library `crate`, as cargo gives one."""
+    return ["--edition=2021", "--crate-name", crate, "src/lib.rs", "--crate-type", "lib"]
+
+
 def _compile(tmp_path: Path, crate: str, pgo: str | None) -> list[str]:
     """The arguments the wrapper hands the compiler for `crate` with AQMLAB_PGO = `pgo`."""
     rustc = tmp_path / "rustc"
@@ -25,9 +30,8 @@ def _compile(tmp_path: Path, crate: str, pgo: str | None) -> list[str]:
     env = {k: v for k, v in os.environ.items() if k != "AQMLAB_PGO"}
     if pgo is not None:
         env["AQMLAB_PGO"] = pgo
-    args = ["--edition=2021", "--crate-name", crate, "src/lib.rs", "--crate-type", "lib"]
     proc = subprocess.run(
-        ["bash", str(WRAPPER), str(rustc), *args],
+        ["bash", str(WRAPPER), str(rustc), *_args(crate)],
         capture_output=True,
         text=True,
         env=env,
@@ -38,7 +42,7 @@ def _compile(tmp_path: Path, crate: str, pgo: str | None) -> list[str]:
 
 @pytest.mark.parametrize("crate", ["sim", "aqm", "_core", "pgo_train"])
 def test_the_trained_crates_get_the_profile(tmp_path, crate):
-    base = ["--edition=2021", "--crate-name", crate, "src/lib.rs", "--crate-type", "lib"]
+    base = _args(crate)
     assert _compile(tmp_path, crate, "use:/p/merged.profdata") == [
         *base,
         "-Cprofile-use=/p/merged.profdata",
@@ -49,7 +53,7 @@ def test_the_trained_crates_get_the_profile(tmp_path, crate):
 
 @pytest.mark.parametrize("crate", ["serde", "model", "tables", "build_script_build", "simd"])
 def test_other_crates_compile_as_they_are(tmp_path, crate):
-    base = ["--edition=2021", "--crate-name", crate, "src/lib.rs", "--crate-type", "lib"]
+    base = _args(crate)
     assert _compile(tmp_path, crate, "use:/p/merged.profdata") == base
     assert _compile(tmp_path, crate, "generate:/p/raw") == base
 
