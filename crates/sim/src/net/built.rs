@@ -4,7 +4,7 @@
 use super::fifo_port::FifoQueue;
 use super::link_rate::LinkRate;
 use super::managed_port::ManagedQueue;
-use super::network::{Network, PortQueue};
+use super::network::{Network, Node, PortQueue};
 use super::routing::{compute_routes, path_delay_ns};
 use crate::scenario::{AccessLinks, DelaySpec, QueueSpec, RateChange, ScenarioError};
 use crate::time::{ms_to_ns, s_to_ns};
@@ -17,6 +17,10 @@ pub struct FlowEnds {
     pub sender: u32,
     /// Receiver host.
     pub receiver: u32,
+    /// The sender host's port (its network interface).
+    pub sender_port: u32,
+    /// The receiver host's port.
+    pub receiver_port: u32,
     /// Round-trip propagation delay, ns (no queueing, no serialisation).
     pub rtt_prop_ns: u64,
 }
@@ -180,6 +184,14 @@ pub struct Attached {
     pub receiver: u32,
 }
 
+/// The port of host `node`.
+fn host_port(net: &Network, node: u32) -> u32 {
+    match net.nodes[node as usize] {
+        Node::Host { port } => port,
+        Node::Router { .. } => unreachable!("flows attach to hosts"),
+    }
+}
+
 /// Compute `net`'s routes, then each flow's ends with its round-trip propagation delay: the
 /// delays along its route there plus those along its route back.
 pub fn route_flows(net: &mut Network, attached: Vec<Attached>) -> Vec<FlowEnds> {
@@ -189,6 +201,8 @@ pub fn route_flows(net: &mut Network, attached: Vec<Attached>) -> Vec<FlowEnds> 
         .map(|a| FlowEnds {
             sender: a.sender,
             receiver: a.receiver,
+            sender_port: host_port(net, a.sender),
+            receiver_port: host_port(net, a.receiver),
             rtt_prop_ns: path_delay_ns(net, a.sender, a.receiver)
                 + path_delay_ns(net, a.receiver, a.sender),
         })

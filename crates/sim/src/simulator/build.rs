@@ -13,7 +13,7 @@ use crate::metrics::series::Series;
 use crate::metrics::window::Window;
 use crate::net::built::{BuiltNet, FlowAccess};
 use crate::net::managed_port::ManagedQueue;
-use crate::net::network::PortQueue;
+use crate::net::network::{Network, PortQueue, PortShortcuts};
 use crate::net::qdisc::discipline::FlowInfo;
 use crate::net::{dumbbell, routers};
 use crate::scenario::{QueueSpec, Scenario, ScenarioError, Topology};
@@ -157,9 +157,6 @@ impl Simulation {
             now_ns: 0,
             events,
             link_transmissions: 0,
-            shared_lanes: ports::shared_link_lanes(&built.net),
-            sole_inputs: hops::sole_inputs(&built.net, &ends),
-            early_hosts: early::early_hosts(&built.net, &flows),
             ahead: early::Ahead::new(sample_step_ns, groups.len()),
             net: built.net,
             aqm_avg: vec![(0.0, 0); built.measured.len()],
@@ -177,9 +174,25 @@ impl Simulation {
             events_processed: 0,
             scenario,
         };
+        set_shortcuts(&mut sim.net, &ends, &sim.flows);
         for k in 0..sim.measured.len() {
             sim.schedule_aqm_timer(sim.measured[k].port);
         }
         Ok(sim)
+    }
+}
+
+/// Each port's [`PortShortcuts`]: its link's shared event lane, the link that alone feeds it
+/// (`ends`: each flow's sender and receiver), and whether its far end is an early receiver.
+fn set_shortcuts(net: &mut Network, ends: &[(u32, u32)], flows: &[Flow]) {
+    let shared_lanes = ports::shared_link_lanes(net);
+    let sole_inputs = hops::sole_inputs(net, ends);
+    let early_hosts = early::early_hosts(net, flows);
+    for (i, port) in net.ports.iter_mut().enumerate() {
+        port.shortcuts = PortShortcuts {
+            shared_lane: shared_lanes[i],
+            sole_input: sole_inputs[i],
+            early_receiver: early_hosts[port.to_node as usize],
+        };
     }
 }

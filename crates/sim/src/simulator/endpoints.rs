@@ -42,8 +42,8 @@ impl Simulation {
                     .size_bytes
                     .map_or(u32::MAX, |b| Flow::segments(b, tcp));
                 sender.start_object(segments, now, tcp, &mut self.outbox);
-                let host = f.ends.sender;
-                self.flush_outbox(host, now);
+                let port = f.ends.sender_port;
+                self.flush_outbox(port, now);
                 self.sync_rto_timer(flow);
             }
             Agent::Udp(source) => {
@@ -85,8 +85,8 @@ impl Simulation {
         };
         let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
         sender.on_rto(now, tcp, &mut self.outbox);
-        let host = f.ends.sender;
-        self.flush_outbox(host, now);
+        let port = f.ends.sender_port;
+        self.flush_outbox(port, now);
         self.sync_rto_timer(flow);
     }
 
@@ -103,8 +103,8 @@ impl Simulation {
         };
         let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
         sender.on_pace_timer(now, tcp, &mut self.outbox);
-        let host = f.ends.sender;
-        self.flush_outbox(host, now);
+        let port = f.ends.sender_port;
+        self.flush_outbox(port, now);
         self.sync_rto_timer(flow);
     }
 
@@ -127,8 +127,8 @@ impl Simulation {
         };
         let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
         receiver.on_delack_timer(at_ns, tcp, &mut self.outbox);
-        let host = f.ends.receiver;
-        self.flush_outbox(host, at_ns);
+        let port = f.ends.receiver_port;
+        self.flush_outbox(port, at_ns);
         self.sync_delack_timer(flow);
     }
 
@@ -144,21 +144,22 @@ impl Simulation {
         if let Some(next) = f.sender_event_ns {
             self.events.push(next, Event::Emit { flow });
         }
-        let host = f.ends.sender;
-        self.flush_outbox(host, now);
+        let port = f.ends.sender_port;
+        self.flush_outbox(port, now);
     }
 
     /// A packet reaches `node`: routers forward it, hosts hand it to its flow.
     pub(super) fn arrive(&mut self, node: u32, pkt: Packet) {
-        let port = match &self.net.nodes[node as usize] {
-            Node::Router { routes } => routes[pkt.dst as usize],
-            Node::Host { .. } => {
-                self.counts.delivered(&pkt);
-                self.deliver(pkt, self.now_ns);
+        // A packet at its destination is at a host; the node is looked up only otherwise.
+        if pkt.dst != node {
+            if let Node::Router { routes } = &self.net.nodes[node as usize] {
+                let port = routes[pkt.dst as usize];
+                self.forward(port, self.now_ns, pkt);
                 return;
             }
-        };
-        self.forward(port, self.now_ns, pkt);
+        }
+        self.counts.delivered(&pkt);
+        self.deliver(pkt, self.now_ns);
     }
 
     /// Hand `pkt`, arriving at `now`, to its flow's agent.
@@ -188,8 +189,8 @@ impl Simulation {
                     f.stats.delivered_bytes += bytes;
                 }
                 if probe.arrive(&pkt, now, &mut self.outbox) {
-                    let host = f.ends.receiver;
-                    self.flush_outbox(host, now);
+                    let port = f.ends.receiver_port;
+                    self.flush_outbox(port, now);
                 }
             }
             Agent::Tcp { sender, .. } if pkt.has(flags::ACK) => {
@@ -201,14 +202,14 @@ impl Simulation {
                     f.active = false;
                     self.active_flows -= 1;
                 }
-                let host = f.ends.sender;
-                self.flush_outbox(host, now);
+                let port = f.ends.sender_port;
+                self.flush_outbox(port, now);
                 self.sync_rto_timer(pkt.flow);
             }
             Agent::Tcp { receiver, .. } if pkt.has(flags::SYN) => {
                 receiver.on_syn(&pkt, tcp, &mut self.outbox);
-                let host = f.ends.receiver;
-                self.flush_outbox(host, now);
+                let port = f.ends.receiver_port;
+                self.flush_outbox(port, now);
             }
             Agent::Tcp { receiver, .. } => {
                 let newly = receiver.on_data(&pkt, now, tcp, &mut self.outbox);
@@ -217,18 +218,15 @@ impl Simulation {
                 if window.contains(now) {
                     f.stats.delivered_bytes += bytes;
                 }
-                let host = f.ends.receiver;
-                self.flush_outbox(host, now);
+                let port = f.ends.receiver_port;
+                self.flush_outbox(port, now);
                 self.sync_delack_timer(pkt.flow);
             }
         }
     }
 
-    /// Put every packet the last endpoint produced onto `host`'s interface, at `now`.
-    fn flush_outbox(&mut self, host: u32, now: u64) {
-        let Node::Host { port } = self.net.nodes[host as usize] else {
-            unreachable!("endpoints live on hosts");
-        };
+    /// Put every packet the last endpoint produced onto its host's `port`, at `now`.
+    fn flush_outbox(&mut self, port: u32, now: u64) {
         let mut outbox = std::mem::take(&mut self.outbox);
         for pkt in outbox.drain(..) {
             self.counts.sent(&pkt);

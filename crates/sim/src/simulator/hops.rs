@@ -71,18 +71,26 @@ impl Simulation {
     pub(super) fn send_on(&mut self, port_id: u32, at_ns: u64, pkt: Packet) {
         let (mut port_id, mut at_ns) = (port_id, at_ns);
         loop {
-            let node = self.net.ports[port_id as usize].to_node;
-            let next = match &self.net.nodes[node as usize] {
-                Node::Router { routes } if at_ns <= self.end_ns => routes[pkt.dst as usize],
-                Node::Host { .. } if at_ns <= self.end_ns && self.early_hosts[node as usize] => {
-                    self.deliver_early(at_ns, pkt);
-                    return;
+            let port = &self.net.ports[port_id as usize];
+            let (node, shortcuts) = (port.to_node, port.shortcuts);
+            if shortcuts.early_receiver && at_ns <= self.end_ns {
+                self.deliver_early(at_ns, pkt);
+                return;
+            }
+            // Packets go to hosts: at its destination the node is not looked up.
+            let next = if at_ns > self.end_ns || pkt.dst == node {
+                NO_ROUTE
+            } else {
+                match &self.net.nodes[node as usize] {
+                    Node::Router { routes } => routes[pkt.dst as usize],
+                    Node::Host { .. } => NO_ROUTE,
                 }
-                _ => NO_ROUTE,
             };
-            if self.sole_inputs.get(next as usize) != Some(&Some(port_id)) {
+            let sole = next != NO_ROUTE
+                && self.net.ports[next as usize].shortcuts.sole_input == Some(port_id);
+            if !sole {
                 self.events.push_shared(
-                    self.shared_lanes[port_id as usize],
+                    shortcuts.shared_lane,
                     link_lane(port_id),
                     at_ns,
                     Event::Arrive { node, pkt },

@@ -35,12 +35,6 @@ pub struct Simulation {
     end_ns: u64,
     events: EventQueue,
     net: Network,
-    /// Per port: the event lane its packets share with links like it (`ports.rs`).
-    shared_lanes: Vec<u32>,
-    /// Per port, the port whose link alone feeds it (`hops::sole_inputs`).
-    sole_inputs: Vec<Option<u32>>,
-    /// Per node, whether it is a host whose receiver takes packets early (`early.rs`).
-    early_hosts: Vec<bool>,
     /// Goodput delivered ahead of the sample that counts it (`early.rs`).
     ahead: early::Ahead,
     /// Ports with a managed queue.

@@ -34,13 +34,13 @@ fn run(text: &str, sets: &[(&str, &str)], shortcuts: Shortcuts) -> (RunResult, u
         .collect();
     let scenario = crate::scenario::load(text, &sets).unwrap();
     let mut sim = Simulation::new(scenario).unwrap();
-    if !shortcuts.closed_form_hops {
-        sim.sole_inputs.fill(None);
-    }
-    if !shortcuts.early_receivers {
-        sim.early_hosts.fill(false);
-    }
     for port in &mut sim.net.ports {
+        if !shortcuts.closed_form_hops {
+            port.shortcuts.sole_input = None;
+        }
+        if !shortcuts.early_receivers {
+            port.shortcuts.early_receiver = false;
+        }
         if let PortQueue::Managed(m) = &mut port.queue {
             if !shortcuts.in_order_ports {
                 m.never_in_order();
@@ -302,17 +302,17 @@ fn only_a_single_queue_whose_aqm_never_decides_at_dequeue_is_in_order() {
 fn only_a_routers_drop_tail_port_fed_by_one_link_qualifies() {
     let scenario = crate::scenario::load(DUMBBELL, &[]).unwrap();
     let sim = Simulation::new(scenario).unwrap();
-    let fed: Vec<usize> = (0..sim.sole_inputs.len())
-        .filter(|&p| sim.sole_inputs[p].is_some())
+    let fed: Vec<(usize, u32)> = (0..sim.net.ports.len())
+        .filter_map(|p| Some((p, sim.net.ports[p].shortcuts.sole_input?)))
         .collect();
     // In the dumbbell, each flow's receiver access port and sender access port (on the way
     // back) qualify; the bottleneck (managed, fed by every sender) and hosts' ports do not.
     assert_eq!(fed.len(), 2 * sim.flows.len());
-    for p in fed {
+    for (p, input) in fed {
         let port = &sim.net.ports[p];
         assert!(matches!(port.queue, PortQueue::Fifo(_)));
         assert!(matches!(
-            sim.net.nodes[sim.net.ports[sim.sole_inputs[p].unwrap() as usize].to_node as usize],
+            sim.net.nodes[sim.net.ports[input as usize].to_node as usize],
             Node::Router { .. }
         ));
     }
