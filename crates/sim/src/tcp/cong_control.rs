@@ -131,24 +131,26 @@ impl Sender {
             let delivered_pkts = self.delivered_pkts();
             let delivered = (delivered_pkts - b.delivered_pkts) as u32;
             let lost = self.board.lost_out().abs_diff(b.lost_pkts);
-            let (sample, conn) = match &mut self.rate {
+            // Each arm hands its own sample on (no tuple of the two moved out of the match).
+            match &mut self.rate {
                 Some(rate) => {
                     let min_rtt_ns = self.min_rtt_s.map(s_to_ns);
                     let sample =
                         *rate.generate_sample(delivered, lost, b.in_flight_pkts, min_rtt_ns);
-                    (sample, *rate.connection())
+                    let conn = *rate.connection();
+                    self.cc_event(CongEvent::Ack(&sample, &conn), now_ns, cfg);
                 }
                 // An algorithm that reads only the counts (Prague): the connection's delivered
                 // count, and no timing.
-                None => (
-                    RateSample::counts(delivered, lost, b.in_flight_pkts),
-                    RateConnection {
+                None => {
+                    let sample = RateSample::counts(delivered, lost, b.in_flight_pkts);
+                    let conn = RateConnection {
                         delivered_pkts,
                         ..RateConnection::default()
-                    },
-                ),
-            };
-            self.cc_event(CongEvent::Ack(&sample, &conn), now_ns, cfg);
+                    };
+                    self.cc_event(CongEvent::Ack(&sample, &conn), now_ns, cfg);
+                }
+            }
         } else if cfg.pacing {
             self.update_pacing_rate(cfg);
         }
