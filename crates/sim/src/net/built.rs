@@ -4,7 +4,7 @@
 use super::fifo_port::FifoQueue;
 use super::link_rate::LinkRate;
 use super::managed_port::ManagedQueue;
-use super::network::{Network, Node, PortQueue};
+use super::network::{Network, PortQueue};
 use super::routing::{compute_routes, path_delay_ns};
 use crate::scenario::{AccessLinks, DelaySpec, QueueSpec, RateChange, ScenarioError};
 use crate::time::{ms_to_ns, s_to_ns};
@@ -184,14 +184,6 @@ pub struct Attached {
     pub receiver: u32,
 }
 
-/// The port of host `node`.
-fn host_port(net: &Network, node: u32) -> u32 {
-    match net.nodes[node as usize] {
-        Node::Host { port } => port,
-        Node::Router { .. } => unreachable!("flows attach to hosts"),
-    }
-}
-
 /// Compute `net`'s routes, then each flow's ends with its round-trip propagation delay: the
 /// delays along its route there plus those along its route back.
 pub fn route_flows(net: &mut Network, attached: Vec<Attached>) -> Vec<FlowEnds> {
@@ -201,8 +193,8 @@ pub fn route_flows(net: &mut Network, attached: Vec<Attached>) -> Vec<FlowEnds> 
         .map(|a| FlowEnds {
             sender: a.sender,
             receiver: a.receiver,
-            sender_port: host_port(net, a.sender),
-            receiver_port: host_port(net, a.receiver),
+            sender_port: net.host_port(a.sender).expect("flows attach to hosts"),
+            receiver_port: net.host_port(a.receiver).expect("flows attach to hosts"),
             rtt_prop_ns: path_delay_ns(net, a.sender, a.receiver)
                 + path_delay_ns(net, a.receiver, a.sender),
         })

@@ -127,6 +127,14 @@ impl Network {
         id
     }
 
+    /// The port of `node` when it is a host (its one network interface).
+    pub fn host_port(&self, node: u32) -> Option<u32> {
+        match self.nodes[node as usize] {
+            Node::Host { port } => Some(port),
+            Node::Router { .. } => None,
+        }
+    }
+
     /// The managed queue of port `port`, if it has one.
     pub fn managed(&self, port: u32) -> Option<&ManagedQueue> {
         match &self.ports[port as usize].queue {

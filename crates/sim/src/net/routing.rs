@@ -73,9 +73,7 @@ pub fn compute_routes(net: &mut Network) {
 /// The propagation delay from host `from` to host `to` along the routes, ns (the routes must
 /// join them: every topology builder connects its routers).
 pub fn path_delay_ns(net: &Network, from: u32, to: u32) -> u64 {
-    let Node::Host { port } = net.nodes[from as usize] else {
-        unreachable!("flows start at hosts")
-    };
+    let port = net.host_port(from).expect("flows start at hosts");
     let (mut port, mut total_ns) = (port, 0);
     loop {
         let p = &net.ports[port as usize];

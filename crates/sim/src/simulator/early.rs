@@ -13,7 +13,7 @@
 use super::Simulation;
 use crate::flow::{Agent, Flow};
 use crate::metrics::series::Series;
-use crate::net::network::{Network, Node, PortQueue};
+use crate::net::network::{Network, PortQueue};
 use crate::packet::Packet;
 use std::collections::VecDeque;
 
@@ -28,12 +28,12 @@ pub(super) fn early_hosts(net: &Network, flows: &[Flow]) -> Vec<bool> {
     let mut early = vec![false; net.nodes.len()];
     for f in flows {
         let host = f.ends.receiver as usize;
-        let Node::Host { port } = net.nodes[host] else {
-            continue;
-        };
         early[host] = endpoints[host] == 1
             && matches!(f.agent, Agent::Tcp { .. })
-            && matches!(net.ports[port as usize].queue, PortQueue::Fifo(_));
+            && matches!(
+                net.ports[f.ends.receiver_port as usize].queue,
+                PortQueue::Fifo(_)
+            );
     }
     early
 }

@@ -34,10 +34,9 @@ pub(super) fn sole_inputs(net: &Network, ends: &[(u32, u32)]) -> Vec<Option<u32>
     let mut feeds = vec![Feed::None; net.ports.len()];
     for &(a, b) in ends {
         for (from, to) in [(a, b), (b, a)] {
-            let Node::Host { port } = net.nodes[from as usize] else {
+            let Some(mut port) = net.host_port(from) else {
                 continue;
             };
-            let mut port = port;
             while let Node::Router { routes } =
                 &net.nodes[net.ports[port as usize].to_node as usize]
             {
