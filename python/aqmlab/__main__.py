@@ -1,5 +1,5 @@
 """`python -m aqmlab` is the `aqmlab` command."""
 
-from .cli.main import main
+from .cli.main import command
 
-raise SystemExit(main())
+raise SystemExit(command())

@@ -80,3 +80,19 @@ def test_a_command_parses_the_same_with_its_group_alone():
             assert list(alone) == list(names)
             assert alone[name].format_help() == everything[name].format_help()
     assert list(_commands(build_parser("--help"))) == listed
+
+
+def test_the_installed_command_returns_mains_status_with_the_heap_frozen(
+    small_scenario_file, tmp_path
+):
+    # `command` (the `aqmlab` program) exits with `main`'s status, and leaves what is alive
+    # frozen, out of the collection Python's shutdown would run.
+    args = ["run", str(small_scenario_file), "--out", str(tmp_path / "out")]
+    code = (
+        "import gc, sys\nfrom aqmlab.cli import command\n"
+        f"sys.argv = ['aqmlab', *{args!r}]\n"
+        "assert command() == 0\nassert gc.get_freeze_count() > 0\n"
+        "sys.argv = ['aqmlab', 'run', 'no-such-file.toml']\nassert command() == 2"
+    )
+    assert _loaded_after(code, ()) == []
+    assert (tmp_path / "out" / "flows.parquet").is_file()

@@ -103,9 +103,14 @@ fn run_scenario<'py>(
     seed: Option<u64>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let duration_s = sim::scenario::load(text, &sets)
-        .map_err(scenario_err)?
-        .duration_s;
+    let scenario = sim::scenario::load(text, &sets).map_err(scenario_err)?;
+    let duration_s = scenario.duration_s;
+    let group_names: Vec<&str> = scenario
+        .traffic
+        .groups
+        .iter()
+        .map(|g| g.name.as_str())
+        .collect();
     let result = sim::run_scenario(text, &sets, seed, |t_s| -> PyResult<()> {
         py.check_signals()?;
         if let Some(cb) = &progress {
@@ -139,6 +144,7 @@ fn run_scenario<'py>(
     out.set_item("cwnd", table_to_dict(py, &result.cwnd)?)?;
     out.set_item("probes", table_to_dict(py, &result.probes)?)?;
     out.set_item("scenario", &result.scenario_toml)?;
+    out.set_item("group_names", group_names)?;
     out.set_item("seed", result.seed)?;
     Ok(out)
 }

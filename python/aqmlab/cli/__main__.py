@@ -1,5 +1,5 @@
 """`python -m aqmlab.cli` is the `aqmlab` command."""
 
-from .main import main
+from .main import command
 
-raise SystemExit(main())
+raise SystemExit(command())

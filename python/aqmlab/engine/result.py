@@ -14,8 +14,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import tomllib
-
 from .. import _core
 from . import parquet
 from .outdir import staged
@@ -67,13 +65,6 @@ def _json_safe(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_json_safe(v) for v in value]
     return value
-
-
-def _group_names(scenario_text: str) -> list[str]:
-    """The traffic groups' names in the resolved scenario: `all` for a scenario with one
-    `[traffic.schedule]`."""
-    traffic = tomllib.loads(scenario_text).get("traffic", {})
-    return [g["name"] for g in traffic.get("groups", [])] or ["all"]
 
 
 def _named_groups(columns: Columns, names: Sequence[str]) -> dict[str, list]:
@@ -188,8 +179,10 @@ class RunResult:
         source: str | None = None,
         overrides: Sequence[tuple[str, str]] = (),
     ) -> RunResult:
-        """Wrap the dict returned by `_core.run_scenario` (its tables stay columns)."""
-        names = _group_names(out["scenario"])
+        """Wrap the dict returned by `_core.run_scenario` (its tables stay columns; its
+        `group_names` name the traffic groups, `all` for a scenario with one
+        `[traffic.schedule]`)."""
+        names = out["group_names"]
         return cls(
             summary=out["summary"],
             timeseries=out["timeseries"],
