@@ -61,6 +61,7 @@ CASES = [
 
 ADDED = {
     "tables": ("probes",),
+    "keys": ("group_names",),
     "summary": (
         "link_transmissions",
         "probe_rtt_mean_ms",
@@ -117,7 +118,8 @@ ADDED = {
 the per-port table (docs/metrics.md), the tables of `[queue]` added since (the token-bucket
 shaper's, the priority bands' and the new AQMs', which the resolved scenario text lists), and the
 `[tcp]` keys of the ECN codepoint, the ECN feedback, DCTCP and pacing, the per-group delay
-percentile and the time series' per-group goodput columns, added after the digests."""
+percentile and the time series' per-group goodput columns, and the traffic groups' names the
+core returns with a run, added after the digests."""
 
 
 def _clean(value):
@@ -133,8 +135,8 @@ def _clean(value):
 def digest(path: str, sets: list[tuple[str, str]]) -> str:
     scenario = Scenario.load(ROOT / "experiments" / path)
     out = _core.run_scenario(scenario.text, sets, None, None)
-    for table in ADDED["tables"]:
-        del out[table]
+    for key in ADDED["tables"] + ADDED["keys"]:
+        del out[key]
     for key in ADDED["summary"]:
         del out["summary"][key]
     for key in ADDED["ports"]:
