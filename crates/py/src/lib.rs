@@ -105,13 +105,13 @@ fn run_scenario<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let scenario = sim::scenario::load(text, &sets).map_err(scenario_err)?;
     let duration_s = scenario.duration_s;
-    let group_names: Vec<&str> = scenario
+    let group_names: Vec<String> = scenario
         .traffic
         .groups
         .iter()
-        .map(|g| g.name.as_str())
+        .map(|g| g.name.clone())
         .collect();
-    let result = sim::run_scenario(text, &sets, seed, |t_s| -> PyResult<()> {
+    let result = sim::run_loaded(scenario, seed, |t_s| -> PyResult<()> {
         py.check_signals()?;
         if let Some(cb) = &progress {
             cb.call1((t_s, duration_s))?;

@@ -52,7 +52,16 @@ pub fn run_scenario<E>(
     seed: Option<u64>,
     progress: impl FnMut(f64) -> Result<(), E>,
 ) -> Result<RunResult, RunError<E>> {
-    let mut sc = scenario::load(text, sets).map_err(RunError::Scenario)?;
+    let sc = scenario::load(text, sets).map_err(RunError::Scenario)?;
+    run_loaded(sc, seed, progress)
+}
+
+/// Simulate a scenario already read ([`scenario::load`]); `seed` overrides its own seed.
+pub fn run_loaded<E>(
+    mut sc: Scenario,
+    seed: Option<u64>,
+    progress: impl FnMut(f64) -> Result<(), E>,
+) -> Result<RunResult, RunError<E>> {
     if let Some(seed) = seed {
         sc.seed = seed;
     }
