@@ -23,18 +23,13 @@ import textwrap
 import time
 from pathlib import Path
 
-from bench import (
+from bench import LARGE_CASE, REPEATS, SCENARIO, medians, run_file, whole_run
+from bench_sections import (
     KEPT_HEADINGS,
-    LARGE_CASE,
     NS3_HEADING,
     OUTPUT,
-    REPEATS,
     REPO_ROOT,
-    SCENARIO,
-    medians,
-    run_file,
     split_section,
-    whole_run,
     with_section,
 )
 

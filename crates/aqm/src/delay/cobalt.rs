@@ -501,4 +501,6 @@ impl Aqm for Cobalt {
 }
 
 #[cfg(test)]
+mod ns3_reference_tests;
+#[cfg(test)]
 mod tests;
