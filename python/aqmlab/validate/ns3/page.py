@@ -140,7 +140,18 @@ NS3_SETUP = """\
   every node, would not fit in memory (BENCHMARKS.md's 10 000 flows). Its output is the
   same (checked on 20 and 800 flows, every metric equal), and ns-3 runs faster with it, as
   its lookups no longer scan those tables: 30.6 s of simulation against 37.7 s for 800 flows
-  over 8 s.
+  over 8 s. `--routing=nix` gives them by ns-3's nix-vector routing (`Ipv4NixVectorHelper`),
+  which finds a destination's path once and keeps it, where static routes still scan a table
+  of every link for every packet; with `--ns3::Ipv4::WeakEsModel=false` as well, a router no
+  longer looks for each packet's destination among the addresses of all its interfaces (no
+  packet is addressed to a router). `make bench-ns3` runs scenario 2 that way (and the
+  large case, 10 000 flows, with static routes and the strong model, as nix-vector
+  routing's search for each destination's path over the routers' 10 001 devices is slower
+  there). On scenario 2
+  (N_max = 800, drop tail) its output, every field of the JSON line but the wall times, was
+  the same as with static routes and the defaults, over 20 simulated seconds (9.8 s against
+  46.3 s) and over the whole 250 s (162 s against 648 s, the two runs side by side on the
+  2-core machine). The validation keeps global routing.
 - **Queues.** `Ipv4AddressHelper::Assign` installs an FqCoDel queue disc on every device; all
   are removed. The queue under test is the root queue disc of R1's bottleneck device, whose own
   `DropTailQueue` is cut to 1 packet so that the queue disc holds the backlog (ns-3 can

@@ -30,6 +30,7 @@ INCLUDE_ENV = "NS3_INCLUDE_DIR"
 CXX_ENV = "CXX"
 INSTALL = "install it with: apt-get install libns3-dev g++"
 LIBS = (
+    "-lns3-nix-vector-routing",
     "-lns3-applications",
     "-lns3-traffic-control",
     "-lns3-point-to-point",

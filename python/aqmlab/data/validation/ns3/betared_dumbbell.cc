@@ -34,6 +34,7 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
+#include "ns3/nix-vector-routing-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
@@ -286,9 +287,11 @@ main(int argc, char* argv[])
     cmd.AddValue("buffer", "buffer of every router port, packets", bufferPkts);
     cmd.AddValue("bottleneckRate", "rate of the bottleneck R1 -> R2, Mb/s", bottleneckMbps);
     cmd.AddValue("routing",
-                 "global (Ipv4GlobalRoutingHelper) or static (a default route on each host, one "
+                 "global (Ipv4GlobalRoutingHelper), static (a default route on each host, one "
                  "route per side on each router: the same paths, without global routing's "
-                 "per-node table of every link, which does not fit in memory for 10 000 flows)",
+                 "per-node table of every link, which does not fit in memory for 10 000 flows) "
+                 "or nix (Ipv4NixVectorHelper: the same paths, looked up once per destination "
+                 "instead of scanning a table of every link for every packet)",
                  routing);
     cmd.AddValue("bottleneckDelay", "one-way delay of the bottleneck R1 -> R2, ms",
                  bottleneckDelayMs);
@@ -334,9 +337,9 @@ main(int argc, char* argv[])
         std::cerr << "--bottleneckRate must be a number > 0 (Mb/s)\n";
         return 2;
     }
-    if (routing != "global" && routing != "static")
+    if (routing != "global" && routing != "static" && routing != "nix")
     {
-        std::cerr << "--routing must be global or static\n";
+        std::cerr << "--routing must be global, static or nix\n";
         return 2;
     }
     g_bottleneckBps = bottleneckMbps * 1e6;
@@ -470,6 +473,11 @@ main(int argc, char* argv[])
     bottleneck.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue(bufStr));
 
     InternetStackHelper stack;
+    Ipv4NixVectorHelper nixRouting;
+    if (routing == "nix")
+    {
+        stack.SetRoutingHelper(nixRouting);
+    }
     stack.InstallAll();
 
     NetDeviceContainer allDevices;
@@ -545,7 +553,7 @@ main(int argc, char* argv[])
     {
         Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     }
-    else
+    else if (routing == "static")
     {
         // Senders' links are in 10.2.0.0/16 and sinks' in 10.3.0.0/16 (at most 16384 each).
         RouteThrough(bnDevices, 0, "10.3.0.0", "255.255.0.0");

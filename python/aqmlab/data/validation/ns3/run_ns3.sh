@@ -39,8 +39,8 @@ if [[ -n "$version" && "$version" != "ns-3.37" ]]; then
     echo "run_ns3.sh: warning: written for ns-3.37, found $version" >&2
 fi
 
-libs=(-lns3-applications -lns3-traffic-control -lns3-point-to-point
-      -lns3-internet -lns3-network -lns3-core)
+libs=(-lns3-nix-vector-routing -lns3-applications -lns3-traffic-control
+      -lns3-point-to-point -lns3-internet -lns3-network -lns3-core)
 mkdir -p "$build_dir" "$out_dir"
 bin="$build_dir/betared_dumbbell"
 stale=0
