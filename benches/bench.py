@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from bench_reproduce import PAPERS, main_reproduce
-from bench_sections import KEPT_HEADINGS, OUTPUT, REPO_ROOT, split_section, with_section
+from bench_sections import REPO_ROOT, rewrite_page
 
 SCENARIO = REPO_ROOT / "experiments" / "betared" / "scenario2.toml"
 LI2014 = REPO_ROOT / "experiments" / "li2014"
@@ -577,13 +577,7 @@ def main() -> int:
     counts = {aqm: instructions(aqm_sets(aqm)) for aqm in AQM_SETS}
     counts |= {f"cc:{cc}": instructions(cc_sets(cc)) for cc in CC_CASES}
     print(f"instructions: {counts}", file=sys.stderr)
-    text = report(speed, ccs, whole, short, networks, memory, large, model_s, counts)
-    old = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-    for heading in KEPT_HEADINGS:
-        old, kept = split_section(old, heading)
-        text = with_section(text, kept)
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUTPUT.relative_to(REPO_ROOT)}", file=sys.stderr)
+    rewrite_page(report(speed, ccs, whole, short, networks, memory, large, model_s, counts))
     return 0
 
 

@@ -24,25 +24,35 @@ import time
 from pathlib import Path
 
 from bench import LARGE_CASE, REPEATS, SCENARIO, medians, run_file, whole_run
-from bench_sections import (
-    KEPT_HEADINGS,
-    NS3_HEADING,
-    OUTPUT,
-    REPO_ROOT,
-    split_section,
-    with_section,
-)
+from bench_sections import NS3_HEADING, read_section, rewrite_page
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
+STRONG_ES = "--ns3::Ipv4::WeakEsModel=false"
+"""The strong end-system model: a router no longer looks for every packet's destination among
+the addresses of all its interfaces (no packet is addressed to a router)."""
 CASES = {
-    "scenario2": ("BetaRED scenario 2, N_max = 800, drop tail, 250 s", SCENARIO, []),
-    "large": ("10 000 CUBIC flows through a 1 Gb/s bottleneck, 60 s", *LARGE_CASE),
+    "scenario2": (
+        "BetaRED scenario 2, N_max = 800, drop tail, 250 s",
+        SCENARIO,
+        [],
+        ("--routing=nix", STRONG_ES),
+    ),
+    "large": (
+        "10 000 CUBIC flows through a 1 Gb/s bottleneck, 60 s",
+        *LARGE_CASE,
+        ("--routing=static", STRONG_ES),
+    ),
 }
-LABELS = [label for label, _, _ in CASES.values()]
+"""Each case: its label, scenario file, overrides, and ns-3's settings, the fastest of those
+tried that leave ns-3's output the same (METHOD). Nix-vector routing finds a destination's
+path once and keeps it, so it wins on scenario 2; with 10 000 flows its search for each
+destination's path, over every device of the routers, kept ns-3 from reaching the first
+simulated second in 30 minutes, and static routes win."""
+LABELS = [label for label, *_ in CASES.values()]
 PROGRESS_S = 1.0
 """The ns-3 program reports its simulated time on stderr this often (simulated seconds)."""
 PROGRESS = re.compile(r"^t=([0-9.eE+-]+) s\s+wall=([0-9.eE+-]+) s$")
@@ -55,25 +65,12 @@ def resolved(path: Path, sets: list[list[str]]) -> dict:
     return tomllib.loads(Scenario.load(path).with_literals([(k, v) for k, v in sets]).resolved())
 
 
-STRONG_ES = "--ns3::Ipv4::WeakEsModel=false"
-"""The strong end-system model: a router no longer looks for every packet's destination among
-the addresses of all its interfaces (no packet is addressed to a router)."""
-FASTEST_NS3 = {
-    "scenario2": ("--routing=nix", STRONG_ES),
-    "large": ("--routing=static", STRONG_ES),
-}
-"""For each case, the fastest of the settings tried that leave ns-3's output the same (METHOD):
-nix-vector routing finds a destination's path once and keeps it, so it wins on scenario 2;
-with 10 000 flows its search for each destination's path, over every device of the routers,
-kept ns-3 from reaching the first simulated second in 30 minutes, and static routes win."""
-
-
-def ns3_args(sc: dict, name: str) -> list[str]:
-    """The ns-3 program's arguments for case `name`'s resolved scenario `sc`, as the
-    validation derives them, with the case's fastest settings (`FASTEST_NS3`)."""
+def ns3_args(sc: dict, settings: tuple[str, ...]) -> list[str]:
+    """The ns-3 program's arguments for a case's resolved scenario `sc`, as the validation
+    derives them, with the case's ns-3 `settings` (`CASES`)."""
     from aqmlab.validate.ns3.suite import args_of
 
-    return [*args_of(sc, sc["seed"]), *FASTEST_NS3[name], f"--progress={PROGRESS_S!r}"]
+    return [*args_of(sc, sc["seed"]), *settings, f"--progress={PROGRESS_S!r}"]
 
 
 def run_ns3(program: Path, args: list[str], limit_s: float) -> dict:
@@ -127,11 +124,11 @@ def measure(name: str, limit_s: float) -> dict:
     on case `name`."""
     from aqmlab.validate.ns3.program import program
 
-    label, path, sets = CASES[name]
+    label, path, sets, settings = CASES[name]
     prog = program()
     print(f"{name}: ns-3 ({prog.path.name}), at most {limit_s:g} s", file=sys.stderr)
     sc = resolved(path, sets)
-    ns3 = run_ns3(prog.path, ns3_args(sc, name), limit_s)
+    ns3 = run_ns3(prog.path, ns3_args(sc, settings), limit_s)
     print(f"{name}: ns-3 {ns3['wall_s']:.1f} s", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         process_s = statistics.median(
@@ -226,15 +223,7 @@ def main() -> int:
     names = list(CASES) if args.case == "all" else [args.case]
     limit_s = args.limit_min * 60
     results = [measure(name, limit_s) for name in names]
-    text = OUTPUT.read_text(encoding="utf-8")
-    kept = {}
-    for heading in KEPT_HEADINGS:
-        text, kept[heading] = split_section(text, heading)
-    kept[NS3_HEADING] = section(results, limit_s, kept[NS3_HEADING])
-    for heading in KEPT_HEADINGS:
-        text = with_section(text, kept[heading])
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUTPUT.relative_to(REPO_ROOT)}", file=sys.stderr)
+    rewrite_page(sections={NS3_HEADING: section(results, limit_s, read_section(NS3_HEADING))})
     return 0
 
 

@@ -13,14 +13,7 @@ import sys
 import textwrap
 import time
 
-from bench_sections import (
-    EARLIER_HEADING,
-    OUTPUT,
-    REPO_ROOT,
-    REPRODUCTION_HEADING,
-    split_section,
-    with_section,
-)
+from bench_sections import REPO_ROOT, REPRODUCTION_HEADING, read_section, rewrite_page
 
 REPRODUCTION_MODES = {"quick": ["--quick"], "full": []}
 """The extra arguments of each mode."""
@@ -127,10 +120,6 @@ def main_reproduce(which: str, paper: str) -> int:
         for mode in modes:
             results[(name, mode)] = r = time_reproduction(name, mode)
             print(f"reproduce {name} {mode}: {r['wall_s']:.0f} s", file=sys.stderr)
-    old = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else "# Benchmarks\n"
-    rest, section = split_section(old, REPRODUCTION_HEADING)
-    rest, earlier = split_section(rest, EARLIER_HEADING)
-    text = with_section(rest, reproduction_section(results, section))
-    OUTPUT.write_text(with_section(text, earlier), encoding="utf-8")
-    print(f"wrote {OUTPUT.relative_to(REPO_ROOT)}", file=sys.stderr)
+    old = read_section(REPRODUCTION_HEADING)
+    rewrite_page(sections={REPRODUCTION_HEADING: reproduction_section(results, old)})
     return 0

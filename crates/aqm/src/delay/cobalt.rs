@@ -501,6 +501,4 @@ impl Aqm for Cobalt {
 }
 
 #[cfg(test)]
-mod ns3_reference_tests;
-#[cfg(test)]
 mod tests;

@@ -1,7 +1,9 @@
 //! Unit tests of COBALT on scripted packet sequences (against ns-3.37's dequeue loop written
-//! out literally: `ns3_reference_tests.rs`).
+//! out literally: `tests/ns3_reference.rs`, which shares these helpers).
 
 use super::*;
+
+mod ns3_reference;
 
 const MS: u64 = 1_000_000;
 

@@ -4,16 +4,6 @@
 
 use super::*;
 use std::collections::VecDeque;
-use DequeueVerdict::{Deliver, EarlyDrop, ForcedDrop, Mark};
-
-const MS: u64 = 1_000_000;
-
-/// A change to the default parameters.
-type Set = fn(&mut CobaltParams);
-
-fn queue() -> QueueView {
-    QueueView::of_pkts(10, 1000, 10e6)
-}
 
 /// ns-3.37 `CobaltQueueDisc` written out literally (DoEnqueue, DoDequeue, CobaltShouldDrop,
 /// CobaltQueueFull, CobaltQueueEmpty), knowing at each decision whether the packet gets a
