@@ -56,6 +56,20 @@ CASES = [
         [("duration_s", "10"), ("queue.aqm", "fq_pie"), ("traffic.schedule.flows", "100")],
         "b35bf5aca403dd37",
     ),
+    # TCP Prague against CUBIC through DualPI2 (two flows each), taken when Prague came to send
+    # a GSO burst at each pacing release and its classic-ECN detector to read the accurate RTT
+    # of the newest segment acknowledged (crates/sim/src/tcp/cc/prague.rs).
+    (
+        "l4s/scenarios/coexistence.toml",
+        [
+            ("duration_s", "10"),
+            ("measure.window", "second_half"),
+            ("traffic.groups[0].tcp.cc", "prague"),
+            ("traffic.groups[0].schedule.flows", "2"),
+            ("traffic.groups[1].schedule.flows", "2"),
+        ],
+        "f940b2030b06a249",
+    ),
 ]
 
 

@@ -112,6 +112,7 @@ fn ack(now_s: f64, acked_pkts: u32, srtt_s: f64) -> AckedInfo {
         snd_una: 0,
         snd_max: 0,
         rtt_sample_s: Some(srtt_s),
+        newest_rtt_s: None,
         now_s,
         srtt_s: Some(srtt_s),
         min_rtt_s: None,

@@ -2,7 +2,7 @@
 //! file alone reproduces the run.
 
 use super::model::*;
-use crate::tcp::config::{TcpConfig, LEDBAT_GAIN, LEDBAT_TARGET_MS};
+use crate::tcp::config::{TcpConfig, LEDBAT_GAIN, LEDBAT_TARGET_MS, PRAGUE_MIN_TSO_SEGS};
 use toml::Value;
 
 fn table(pairs: Vec<(&str, Value)>) -> Value {
@@ -95,6 +95,11 @@ fn tcp(c: &TcpConfig) -> Value {
     if c.ledbat_target_ms != LEDBAT_TARGET_MS || c.ledbat_gain != LEDBAT_GAIN {
         pairs.push(("ledbat_target_ms", f(c.ledbat_target_ms)));
         pairs.push(("ledbat_gain", f(c.ledbat_gain)));
+    }
+    // Written for Prague, whose runs it changes, and wherever it is set: every other sender's
+    // scenario keeps its canonical text.
+    if c.cc.name() == "prague" || c.prague_min_tso_segs != PRAGUE_MIN_TSO_SEGS {
+        pairs.push(("prague_min_tso_segs", i(c.prague_min_tso_segs)));
     }
     table(pairs)
 }

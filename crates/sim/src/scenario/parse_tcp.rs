@@ -144,6 +144,13 @@ pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
         )?,
         dctcp_halve_on_loss: s.bool("dctcp_halve_on_loss", base.dctcp_halve_on_loss)?,
         prague_ecn_fallback: s.bool("prague_ecn_fallback", base.prague_ecn_fallback)?,
+        // Linux's sysctl takes 1 up to GSO_MAX_SEGS.
+        prague_min_tso_segs: s.int(
+            "prague_min_tso_segs",
+            Some(base.prague_min_tso_segs.into()),
+            1,
+            65_535,
+        )? as u32,
         ledbat_target_ms: s.f64(
             "ledbat_target_ms",
             Some(base.ledbat_target_ms),

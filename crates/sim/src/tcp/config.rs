@@ -383,6 +383,10 @@ pub struct TcpConfig {
     /// TCP Prague falls back to a classic response behind a classic ECN AQM (Linux
     /// `prague_ecn_fallback` 1; RFC 9331 §4.3).
     pub prague_ecn_fallback: bool,
+    /// The fewest segments TCP Prague sends back to back at a pacing release, its GSO burst's
+    /// floor (Linux `net.ipv4.tcp_min_tso_segs`, 2, which `prague_tso_segs` reads; 1 paces
+    /// one segment at a time).
+    pub prague_min_tso_segs: u32,
     /// LEDBAT's target queueing delay TARGET, milliseconds (RFC 6817 §2.4.2; ns-3.37
     /// `TcpLedbat::TargetDelay`, 100).
     pub ledbat_target_ms: f64,
@@ -415,6 +419,8 @@ pub const PRESETS: &[&str] = &["ns3", "ns2"];
 
 /// ns-3.37 `TcpLedbat::TargetDelay`, milliseconds: `ledbat_target_ms`'s default.
 pub const LEDBAT_TARGET_MS: f64 = 100.0;
+/// Linux's `net.ipv4.tcp_min_tso_segs` default, the floor of TCP Prague's GSO burst.
+pub const PRAGUE_MIN_TSO_SEGS: u32 = 2;
 /// ns-3.37 `TcpLedbat::Gain`: `ledbat_gain`'s default.
 pub const LEDBAT_GAIN: f64 = 1.0;
 
@@ -468,6 +474,7 @@ impl TcpConfig {
             dctcp_alpha_init: 1.0,
             dctcp_halve_on_loss: false,
             prague_ecn_fallback: true,
+            prague_min_tso_segs: PRAGUE_MIN_TSO_SEGS,
             ledbat_target_ms: LEDBAT_TARGET_MS,
             ledbat_gain: LEDBAT_GAIN,
             cubic_c: 0.4,
@@ -530,6 +537,7 @@ impl TcpConfig {
             dctcp_alpha_init: 1.0,
             dctcp_halve_on_loss: false,
             prague_ecn_fallback: true,
+            prague_min_tso_segs: PRAGUE_MIN_TSO_SEGS,
             ledbat_target_ms: LEDBAT_TARGET_MS,
             ledbat_gain: LEDBAT_GAIN,
             cubic_c: 0.4,

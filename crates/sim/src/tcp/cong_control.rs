@@ -167,14 +167,15 @@ impl Sender {
         );
     }
 
-    /// Hand `event` to the rate-based algorithm and take back cwnd, ssthresh and the pacing
-    /// rate.
+    /// Hand `event` to the rate-based algorithm and take back cwnd, ssthresh, the pacing
+    /// rate and the pacing burst.
     pub(super) fn cc_event(&mut self, event: CongEvent<'_>, now_ns: u64, cfg: &TcpConfig) {
         let mut st = CongControlState {
             cwnd_pkts: self.cwnd_pkts,
             ssthresh_pkts: self.ssthresh_pkts,
             pacing_rate_pkts_per_s: self.pacer.rate_pkts_per_s(),
             max_pacing_rate_pkts_per_s: Pacer::max_rate_pkts_per_s(cfg),
+            pacing_burst_pkts: self.pacer.burst_pkts(),
             in_flight_pkts: self.in_flight_at_ack_pkts,
             in_recovery: self.state == CongState::Recovery,
             initial_cwnd_pkts: cfg.initial_cwnd_pkts,
@@ -189,5 +190,6 @@ impl Sender {
         self.cwnd_pkts = st.cwnd_pkts;
         self.ssthresh_pkts = st.ssthresh_pkts;
         self.pacer.set_rate_pkts_per_s(st.pacing_rate_pkts_per_s);
+        self.pacer.set_burst_pkts(st.pacing_burst_pkts);
     }
 }

@@ -15,6 +15,11 @@ pub const MAX_PACING_RATE_BPS: f64 = 4e9;
 pub struct Pacer {
     /// The pacing rate, segments per second.
     rate_pkts_per_s: f64,
+    /// Segments a release may send back to back (1: one segment per timer, as ns-3).
+    burst_pkts: u32,
+    /// When the last release's burst went out, and how many segments it holds.
+    burst_start_ns: u64,
+    burst_sent_pkts: u32,
     /// When the pacing timer expires (it runs while now < this).
     release_ns: u64,
     /// A segment was held back by the running timer: the sender wants a wake-up at
@@ -28,6 +33,9 @@ impl Pacer {
     pub fn new(cfg: &TcpConfig) -> Self {
         Pacer {
             rate_pkts_per_s: Self::max_rate_pkts_per_s(cfg),
+            burst_pkts: 1,
+            burst_start_ns: 0,
+            burst_sent_pkts: 0,
             release_ns: 0,
             held: false,
         }
@@ -46,6 +54,16 @@ impl Pacer {
     /// Set the pacing rate (a rate-based congestion control's choice), segments per second.
     pub fn set_rate_pkts_per_s(&mut self, rate_pkts_per_s: f64) {
         self.rate_pkts_per_s = rate_pkts_per_s;
+    }
+
+    /// Segments a release may send back to back.
+    pub fn burst_pkts(&self) -> u32 {
+        self.burst_pkts
+    }
+
+    /// Set the burst a release may send (a congestion control's GSO burst size), at least 1.
+    pub fn set_burst_pkts(&mut self, burst_pkts: u32) {
+        self.burst_pkts = burst_pkts.max(1);
     }
 
     /// ns-3.37's UpdatePacingRate: rate = factor · max(cwnd, in flight) / RTT, with factor
@@ -74,17 +92,33 @@ impl Pacer {
         };
     }
 
-    /// Whether the pacing timer holds segments back at `now_ns`.
+    /// Whether the pacing timer holds segments back at `now_ns`: it runs, and no burst
+    /// released at this instant has room left.
     pub fn holds(&self, now_ns: u64) -> bool {
-        now_ns < self.release_ns
+        now_ns < self.release_ns && !self.burst_open(now_ns)
     }
 
-    /// A segment went on the wire at `now_ns`: the timer starts for one segment at the pacing
-    /// rate unless it already runs (ns-3's SendDataPacket, CalculateBytesTxTime).
+    /// A burst went out at `now_ns` and may take more segments.
+    fn burst_open(&self, now_ns: u64) -> bool {
+        now_ns == self.burst_start_ns && self.burst_sent_pkts < self.burst_pkts
+    }
+
+    /// A segment went on the wire at `now_ns`: with the timer stopped it starts a burst and
+    /// the timer for one segment at the pacing rate (ns-3's SendDataPacket,
+    /// CalculateBytesTxTime); one more segment of the burst released at this instant runs the
+    /// timer one segment longer, from the burst's start (Linux: the burst's length over the
+    /// rate). A segment sent while the timer runs otherwise leaves it alone.
     pub fn on_sent(&mut self, now_ns: u64) {
-        if !self.holds(now_ns) {
-            self.release_ns = now_ns + s_to_ns(1.0 / self.rate_pkts_per_s);
+        if now_ns >= self.release_ns {
+            self.burst_start_ns = now_ns;
+            self.burst_sent_pkts = 1;
+        } else if self.burst_open(now_ns) {
+            self.burst_sent_pkts += 1;
+        } else {
+            return;
         }
+        let burst_s = f64::from(self.burst_sent_pkts) / self.rate_pkts_per_s;
+        self.release_ns = self.burst_start_ns + s_to_ns(burst_s);
     }
 
     /// The sender wanted to send at `now_ns` while the timer ran.
@@ -142,5 +176,24 @@ mod tests {
         assert_eq!(p.wake_ns(), Some(1_000_005));
         p.on_wake();
         assert_eq!(p.wake_ns(), None);
+    }
+
+    #[test]
+    fn a_burst_goes_out_at_once_and_holds_the_next_for_its_length() {
+        let c = cfg();
+        let mut p = Pacer::new(&c);
+        p.set_rate_pkts_per_s(1000.0);
+        p.set_burst_pkts(2);
+        p.on_sent(5);
+        // Room for a second segment at the same instant, not later.
+        assert!(!p.holds(5) && p.holds(6));
+        p.on_sent(5);
+        assert!(p.holds(5) && p.holds(2_000_004) && !p.holds(2_000_005));
+        // A release where the window lets one segment out: the timer runs for that one.
+        p.on_sent(2_000_005);
+        assert!(p.holds(2_000_006) && !p.holds(3_000_005));
+        // A segment sent outside the burst while the timer runs leaves it alone.
+        p.on_sent(2_500_000);
+        assert!(!p.holds(3_000_005));
     }
 }

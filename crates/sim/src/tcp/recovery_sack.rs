@@ -12,6 +12,7 @@ use super::prr::Prr;
 use super::scoreboard::NextSegment;
 use super::sender::{CongState, Sender};
 use crate::packet::{flags, Packet};
+use crate::time::ns_to_s;
 
 impl Sender {
     /// Send while min(cwnd, rwnd) − pipe leaves room for a segment (RFC 6675 step (C)). In
@@ -130,11 +131,17 @@ impl Sender {
         } else {
             None
         };
+        self.ack_newest_rtt_s = (ackno > old_una && cfg.cc.needs_newest_rtt())
+            .then(|| self.board.sent_record(ackno - 1))
+            .and_then(|(sent_ns, resent)| (!resent).then(|| ns_to_s(now_ns - sent_ns)));
         let acked = if ackno > old_una {
             self.board.acknowledge(ackno)
         } else {
             Default::default()
         };
+        if acked.retransmission_acked {
+            self.ack_newest_rtt_s = None;
+        }
         self.rate_on_cumulative_ack(ackno, now_ns);
         let delivered = acked.newly_delivered + newly_sacked;
         if self.state == CongState::Cwr && ackno > self.recover {

@@ -116,6 +116,8 @@ pub struct Sender {
     pub(super) cwr_pending: bool,
     /// The ACK being processed carries ECN-Echo (what congestion control is told).
     pub(super) ack_ece: bool,
+    /// The ACK being processed: its newest-segment RTT (`AckedInfo::newest_rtt_s`), seconds.
+    pub(super) ack_newest_rtt_s: Option<f64>,
     pub(super) rtt: RttEstimator,
     /// When the retransmission (or SYN) timer expires, if running.
     pub(super) rto_deadline_ns: Option<u64>,
@@ -167,6 +169,7 @@ impl Sender {
             recovery_cwnd_pkts: f64::from(cfg.initial_cwnd_pkts),
             cwr_pending: false,
             ack_ece: false,
+            ack_newest_rtt_s: None,
             sack1: Sack1State::default(),
             rtt: RttEstimator::new(cfg),
             rto_deadline_ns: None,
@@ -378,6 +381,7 @@ impl Sender {
             snd_una: self.board.una(),
             snd_max: self.board.high(),
             rtt_sample_s: sample_s,
+            newest_rtt_s: self.ack_newest_rtt_s,
             now_s: ns_to_s(now_ns),
             srtt_s: self.rtt.srtt_s(),
             min_rtt_s: self.min_rtt_s,

@@ -16,6 +16,7 @@ fn state(now_ns: u64, in_flight_pkts: u32) -> CongControlState {
         ssthresh_pkts: f64::INFINITY,
         pacing_rate_pkts_per_s: 0.0,
         max_pacing_rate_pkts_per_s: 1e9,
+        pacing_burst_pkts: 1,
         in_flight_pkts,
         in_recovery: false,
         initial_cwnd_pkts: 10,

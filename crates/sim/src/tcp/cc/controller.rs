@@ -44,6 +44,11 @@ pub struct AckedInfo {
     pub snd_max: u32,
     /// The RTT sample this ACK gave, seconds (None under Karn's rule).
     pub rtt_sample_s: Option<f64>,
+    /// Now less the send time of the newest segment this ACK cumulatively acknowledges, when
+    /// no segment it acknowledges was resent, seconds: Linux's `ca_rtt_us`, the accurate RTT
+    /// `pkts_acked` hands on, free of the time a delayed ACK held the older segments. Set on
+    /// the SACK path for algorithms with [`Controller::NEEDS_NEWEST_RTT`], otherwise None.
+    pub newest_rtt_s: Option<f64>,
     /// Time of the ACK, seconds.
     pub now_s: f64,
     /// Smoothed RTT after this ACK, seconds (None before the first sample). CUBIC and
@@ -66,6 +71,7 @@ impl AckedInfo {
             snd_una: 0,
             snd_max: 0,
             rtt_sample_s: None,
+            newest_rtt_s: None,
             now_s: 0.0,
             srtt_s: None,
             min_rtt_s: None,
@@ -100,6 +106,9 @@ pub struct CongControlState {
     pub pacing_rate_pkts_per_s: f64,
     /// MaxPacingRate, segments per second.
     pub max_pacing_rate_pkts_per_s: f64,
+    /// Segments each pacing release may send back to back (the algorithm may set it; 1, one
+    /// segment per timer as ns-3, unless it does).
+    pub pacing_burst_pkts: u32,
     /// Segments in flight (ns-3's m_bytesInFlight as last computed).
     pub in_flight_pkts: u32,
     /// The sender is in fast recovery (CA_RECOVERY).
@@ -174,6 +183,10 @@ pub trait Controller {
     /// whose only counter is the delivered one. Only read with
     /// [`Controller::HAS_CONG_CONTROL`].
     const NEEDS_RATE_SAMPLE: bool = true;
+
+    /// Whether [`Controller::on_pkts_acked`] reads [`AckedInfo::newest_rtt_s`] (the sender
+    /// then looks up the newest acknowledged segment's send time on every ACK).
+    const NEEDS_NEWEST_RTT: bool = false;
 
     /// The algorithm with its knobs taken from the configuration.
     fn new(cfg: &TcpConfig) -> Self

@@ -73,6 +73,13 @@ macro_rules! dispatch {
                     $(CcKind::$variant => <$algorithm as Controller>::NEEDS_RATE_SAMPLE,)*
                 }
             }
+
+            /// Whether the algorithm reads each ACK's newest-segment RTT (NEEDS_NEWEST_RTT).
+            pub fn needs_newest_rtt(self) -> bool {
+                match self {
+                    $(CcKind::$variant => <$algorithm as Controller>::NEEDS_NEWEST_RTT,)*
+                }
+            }
         }
 
         impl Controller for CongestionControl {

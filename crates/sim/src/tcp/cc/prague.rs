@@ -22,11 +22,15 @@
 //!   (`prague_ecn_fallback = 0`); RFC 9331 §4.3 asks for it, so `tcp.prague_ecn_fallback`
 //!   is true by default here (false: Linux's default, and every kernel before the detector).
 //! - **Pacing**: rate = W/SRTT, doubled while cwnd < ssthresh/2 (`prague_update_pacing_rate`).
+//!   Each pacing release sends a GSO burst of up to max(⌊rate · 2⁻¹² s⌋, 1) segments, the
+//!   segments of about 250 µs at the pacing rate (`prague_burst_shift` 12), and never fewer
+//!   than `tcp.prague_min_tso_segs` (Linux's `tcp_min_tso_segs`, 2) (`prague_tso_segs`).
 //!
 //! Reconstruction: Linux grows `snd_cwnd` in slow start without touching W; here W follows
 //! cwnd during slow start, so the window Prague leaves slow start with is the one it keeps
-//! (otherwise the first ACKs of avoidance would step cwnd back down to W). The GSO burst
-//! limit has no counterpart (every segment is paced on its own).
+//! (otherwise the first ACKs of avoidance would step cwnd back down to W). Linux's pacing
+//! credit for a late release (`tcp_update_skb_after_send` shortens the next gap by up to half)
+//! and `prague_max_tso_segs` (0, no cap) are not modelled.
 
 use super::controller::{AckedInfo, CongControlState, CongEvent, CongState, Controller, EcnUse};
 use super::prague_classic::ClassicDetector;
@@ -42,6 +46,8 @@ const RTT_TARGET_S: f64 = 0.025;
 const RTT_TRANSITION_ROUNDS: u32 = 500;
 /// RTTs above this are not scaled (MAX_SCALED_RTT, 100 ms).
 const MAX_SCALED_RTT_S: f64 = 0.1;
+/// A GSO burst lasts at most 2⁻¹² s at the pacing rate (prague_burst_shift = 12, ~244 µs).
+const BURST_S: f64 = 1.0 / 4096.0;
 
 /// TCP Prague's state.
 #[derive(Clone, Debug)]
@@ -72,6 +78,8 @@ pub struct Prague {
     classic: ClassicDetector,
     /// Whether a reduction takes the detector's floor on α (`prague_ecn_fallback`).
     ecn_fallback: bool,
+    /// The floor of the GSO burst, segments (`tcp_min_tso_segs`).
+    min_tso_segs: u32,
 }
 
 impl Prague {
@@ -190,18 +198,23 @@ impl Prague {
         self.in_loss = true;
     }
 
-    /// `prague_update_pacing_rate`: W per smoothed RTT, twice that early in slow start.
+    /// `prague_update_pacing_rate`: W per smoothed RTT, twice that early in slow start; and
+    /// the GSO burst, the segments of 2⁻¹² s at that rate (at least one), never fewer than
+    /// `tcp_min_tso_segs` (`prague_tso_segs`).
     fn set_pacing_rate(&self, st: &mut CongControlState) {
-        let Some(srtt) = st.srtt_s.filter(|r| *r > 0.0) else {
-            return;
-        };
-        let factor = if st.cwnd_pkts < st.ssthresh_pkts / 2.0 {
-            2.0
-        } else {
-            1.0
-        };
-        st.pacing_rate_pkts_per_s =
-            (factor * self.frac_cwnd_pkts / srtt).min(st.max_pacing_rate_pkts_per_s);
+        if let Some(srtt) = st.srtt_s.filter(|r| *r > 0.0) {
+            let factor = if st.cwnd_pkts < st.ssthresh_pkts / 2.0 {
+                2.0
+            } else {
+                1.0
+            };
+            st.pacing_rate_pkts_per_s =
+                (factor * self.frac_cwnd_pkts / srtt).min(st.max_pacing_rate_pkts_per_s);
+        }
+        let burst_pkts = (st.pacing_rate_pkts_per_s * BURST_S)
+            .floor()
+            .clamp(1.0, 65_535.0);
+        st.pacing_burst_pkts = (burst_pkts as u32).max(self.min_tso_segs);
     }
 }
 
@@ -213,6 +226,8 @@ impl Controller for Prague {
     const HAS_CONG_CONTROL: bool = true;
     /// Only the segments each ACK delivered are read (`acked_sacked_pkts`).
     const NEEDS_RATE_SAMPLE: bool = false;
+    /// The classic-ECN detector reads the accurate RTT (`prague_pkts_acked`).
+    const NEEDS_NEWEST_RTT: bool = true;
 
     fn new(cfg: &TcpConfig) -> Self {
         Prague {
@@ -230,17 +245,21 @@ impl Controller for Prague {
             ssthresh_pkts: f64::INFINITY,
             classic: ClassicDetector::default(),
             ecn_fallback: cfg.prague_ecn_fallback,
+            min_tso_segs: cfg.prague_min_tso_segs,
         }
     }
 
-    /// RTT samples feed the classic-bottleneck detector (`prague_pkts_acked`).
+    /// The accurate RTT of the newest segment acknowledged feeds the classic-bottleneck
+    /// detector (`prague_pkts_acked` with `ca_rtt_us`; Linux's comment: not the RFC 6298
+    /// sample, "which includes delay accumulated between two successive segments at the
+    /// receiver").
     fn on_pkts_acked(
         &mut self,
         info: &AckedInfo,
         _cwnd_pkts: f64,
         _ssthresh_pkts: f64,
     ) -> Option<f64> {
-        if let Some(rtt) = info.rtt_sample_s {
+        if let Some(rtt) = info.newest_rtt_s {
             self.classic.on_rtt_sample(rtt * 1e6);
         }
         None
@@ -302,6 +321,7 @@ impl Controller for Prague {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tcp::config::PRAGUE_MIN_TSO_SEGS;
     use crate::tcp::rate_sample::{RateConnection, RateSample};
 
     fn state(cwnd: f64, ssthresh: f64, srtt_s: f64) -> CongControlState {
@@ -310,6 +330,7 @@ mod tests {
             ssthresh_pkts: ssthresh,
             pacing_rate_pkts_per_s: 0.0,
             max_pacing_rate_pkts_per_s: 1e9,
+            pacing_burst_pkts: 1,
             in_flight_pkts: cwnd as u32,
             in_recovery: false,
             initial_cwnd_pkts: 10,
@@ -451,5 +472,25 @@ mod tests {
         let (mut p, mut st) = started(10.0, 100.0);
         ack(&mut p, &mut st, 0, false);
         assert!((st.pacing_rate_pkts_per_s - 2.0 * 10.0 / 0.02).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_gso_burst_is_250_us_at_the_pacing_rate_and_at_least_tcp_min_tso_segs() {
+        // 10 segments per 20 ms, 500 segments/s: under one segment per 2⁻¹² s, so the floor.
+        let (mut p, mut st) = started(10.0, 10.0);
+        ack(&mut p, &mut st, 0, false);
+        assert_eq!(st.pacing_burst_pkts, PRAGUE_MIN_TSO_SEGS);
+        // 1000 segments per 20 ms: 50 000 segments/s, ⌊50 000 / 4096⌋ = 12 per release.
+        let (mut p, mut st) = started(1000.0, 1000.0);
+        ack(&mut p, &mut st, 0, false);
+        assert_eq!(st.pacing_burst_pkts, 12);
+        // With a floor of 1 a slow flow paces one segment at a time.
+        let mut cfg = TcpConfig::ns3();
+        cfg.prague_min_tso_segs = 1;
+        let mut p = Prague::new(&cfg);
+        let mut st = state(10.0, 10.0, 0.02);
+        p.cong_control(&mut st, CongEvent::Start);
+        ack(&mut p, &mut st, 0, false);
+        assert_eq!(st.pacing_burst_pkts, 1);
     }
 }
