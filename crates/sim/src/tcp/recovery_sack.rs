@@ -131,16 +131,17 @@ impl Sender {
         } else {
             None
         };
-        self.ack_newest_rtt_s = (ackno > old_una && cfg.cc.needs_newest_rtt())
-            .then(|| self.board.sent_record(ackno - 1))
-            .and_then(|(sent_ns, resent)| (!resent).then(|| ns_to_s(now_ns - sent_ns)));
+        let newest_sent =
+            (self.wants_newest_rtt && ackno > old_una).then(|| self.board.sent_record(ackno - 1));
         let acked = if ackno > old_una {
             self.board.acknowledge(ackno)
         } else {
             Default::default()
         };
-        if acked.retransmission_acked {
-            self.ack_newest_rtt_s = None;
+        if self.wants_newest_rtt {
+            self.ack_newest_rtt_s = newest_sent
+                .filter(|&(_, resent)| !resent && !acked.retransmission_acked)
+                .map(|(sent_ns, _)| ns_to_s(now_ns - sent_ns));
         }
         self.rate_on_cumulative_ack(ackno, now_ns);
         let delivered = acked.newly_delivered + newly_sacked;

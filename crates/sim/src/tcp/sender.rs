@@ -116,8 +116,10 @@ pub struct Sender {
     pub(super) cwr_pending: bool,
     /// The ACK being processed carries ECN-Echo (what congestion control is told).
     pub(super) ack_ece: bool,
-    /// The ACK being processed: its newest-segment RTT (`AckedInfo::newest_rtt_s`), seconds.
+    /// The ACK being processed: its newest-segment RTT (`AckedInfo::newest_rtt_s`), seconds;
+    /// looked up only when congestion control reads it (`wants_newest_rtt`).
     pub(super) ack_newest_rtt_s: Option<f64>,
+    pub(super) wants_newest_rtt: bool,
     pub(super) rtt: RttEstimator,
     /// When the retransmission (or SYN) timer expires, if running.
     pub(super) rto_deadline_ns: Option<u64>,
@@ -170,6 +172,7 @@ impl Sender {
             cwr_pending: false,
             ack_ece: false,
             ack_newest_rtt_s: None,
+            wants_newest_rtt: cfg.cc.needs_newest_rtt(),
             sack1: Sack1State::default(),
             rtt: RttEstimator::new(cfg),
             rto_deadline_ns: None,
@@ -488,6 +491,7 @@ impl Sender {
     }
 
     /// React to an acknowledgement (a SYN-ACK included).
+    #[inline]
     pub fn on_ack(&mut self, ack: &Packet, now_ns: u64, cfg: &TcpConfig, out: &mut Vec<Packet>) {
         self.cc.at_time(ns_to_s(now_ns));
         if ack.has(flags::SYN) {
