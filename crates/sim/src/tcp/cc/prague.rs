@@ -18,9 +18,11 @@
 //! - **RTT independence** (RTT_CONTROL_RATE, the module default): after 500 rounds out of
 //!   slow start a flow with an RTT below the 25 ms target grows as if its RTT were the target.
 //! - **Classic ECN fall-back** ([`super::prague_classic`]): behind a classic AQM the reduction
-//!   uses at least 0.625 instead of α. The Linux module ships with it off
-//!   (`prague_ecn_fallback = 0`); RFC 9331 §4.3 asks for it, so `tcp.prague_ecn_fallback`
-//!   is true by default here (false: Linux's default, and every kernel before the detector).
+//!   uses at least 0.625 instead of α. The detector reads the accurate RTT of each ACK's
+//!   newest acknowledged segment (`ca_rtt_us`), not the timestamp sample. The Linux module
+//!   ships with it off (`prague_ecn_fallback = 0`); RFC 9331 §4.3 asks for it, so
+//!   `tcp.prague_ecn_fallback` is true by default here (false: Linux's default, and every
+//!   kernel before the detector).
 //! - **Pacing**: rate = W/SRTT, doubled while cwnd < ssthresh/2 (`prague_update_pacing_rate`).
 //!   Each pacing release sends a GSO burst of up to max(⌊rate · 2⁻¹² s⌋, 1) segments, the
 //!   segments of about 250 µs at the pacing rate (`prague_burst_shift` 12), and never fewer
@@ -48,6 +50,8 @@ const RTT_TRANSITION_ROUNDS: u32 = 500;
 const MAX_SCALED_RTT_S: f64 = 0.1;
 /// A GSO burst lasts at most 2⁻¹² s at the pacing rate (prague_burst_shift = 12, ~244 µs).
 const BURST_S: f64 = 1.0 / 4096.0;
+/// The most segments one GSO burst holds (Linux GSO_MAX_SEGS).
+const GSO_MAX_SEGS: f64 = 65_535.0;
 
 /// TCP Prague's state.
 #[derive(Clone, Debug)]
@@ -213,7 +217,7 @@ impl Prague {
         }
         let burst_pkts = (st.pacing_rate_pkts_per_s * BURST_S)
             .floor()
-            .clamp(1.0, 65_535.0);
+            .clamp(1.0, GSO_MAX_SEGS);
         st.pacing_burst_pkts = (burst_pkts as u32).max(self.min_tso_segs);
     }
 }

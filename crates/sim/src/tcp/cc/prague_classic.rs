@@ -4,7 +4,8 @@
 //! §2.3.3). A classic AQM keeps a standing queue with a large RTT variation; an L4S queue keeps
 //! both small. Once per round a score moves by
 //!   V·log2(mdev / V0) + D·max(log2(depth / D0), 0),   V = D = 1/2, V0 = 750 µs, D0 = 2 ms,
-//! where mdev is the mean deviation of the RTT and depth the smoothed RTT less the minimum,
+//! where mdev is the mean deviation of the RTT (the accurate RTT of each ACK's newest
+//! acknowledged segment, Linux's `ca_rtt_us`) and depth the smoothed RTT less the minimum,
 //! both from an estimator with a gain of 2^−g, g = min(⌊log2 ssthresh⌋ + ⌊⌊log2 ssthresh⌋/2⌋ + 1,
 //! 18) (`prague_update_rtt_scaling`). The score lives in [0, 17] in units of α: at most 8
 //! ("L-sticky") the response is L4S; between 8 and 9 the α used for a reduction is at least
