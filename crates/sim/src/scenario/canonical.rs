@@ -2,6 +2,7 @@
 //! file alone reproduces the run.
 
 use super::model::*;
+use crate::tcp::cc::registry::CcKind;
 use crate::tcp::config::{TcpConfig, LEDBAT_GAIN, LEDBAT_TARGET_MS, PRAGUE_MIN_TSO_SEGS};
 use toml::Value;
 
@@ -98,7 +99,7 @@ fn tcp(c: &TcpConfig) -> Value {
     }
     // Written for Prague, whose runs it changes, and wherever it is set: every other sender's
     // scenario keeps its canonical text.
-    if c.cc.name() == "prague" || c.prague_min_tso_segs != PRAGUE_MIN_TSO_SEGS {
+    if c.cc == CcKind::Prague || c.prague_min_tso_segs != PRAGUE_MIN_TSO_SEGS {
         pairs.push(("prague_min_tso_segs", i(c.prague_min_tso_segs)));
     }
     table(pairs)
