@@ -7,12 +7,14 @@ command start without pandas or matplotlib (docs/architecture.md, "Start-up and 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
 from ._core import ScenarioError
 from ._core import version as _core_version
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from . import model
     from .engine import aqm
     from .engine.outdir import OutputError

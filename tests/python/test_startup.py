@@ -1,6 +1,7 @@
 """The `aqmlab` command imports what its subcommand needs: `run` has the core write its tables
 (Parquet and CSV) and loads neither numpy nor pyarrow nor pandas nor matplotlib nor tqdm (off a
-terminal), nor the parsers of the other commands; and `import aqmlab` loads no submodule until
+terminal), nor the parsers of the other commands, nor, for a valid scenario, Python's TOML
+parser or typing; and `import aqmlab` loads no submodule until
 one of its names is used (docs/architecture.md, "Start-up and output")."""
 
 import argparse
@@ -46,6 +47,16 @@ def test_csv_copies_load_nothing_heavy_either(small_scenario_file, tmp_path):
     code = f"from aqmlab.cli import main\nassert main({args!r}) == 0"
     assert _loaded_after(code) == []
     assert (tmp_path / "out" / "flows.csv").is_file()
+
+
+def test_run_command_reads_a_valid_scenario_without_tomllib_or_typing(
+    small_scenario_file, tmp_path
+):
+    # The core checks the TOML; Python's parser (a fifth of the start-up with its regular
+    # expressions) is imported only to word a syntax error, and typing only by type checkers.
+    args = ["run", str(small_scenario_file), "--out", str(tmp_path / "out")]
+    code = f"from aqmlab.cli import main\nassert main({args!r}) == 0"
+    assert _loaded_after(code, ("tomllib", "tomli", "typing")) == []
 
 
 def test_help_loads_nothing_heavy():

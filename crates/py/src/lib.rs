@@ -51,6 +51,20 @@ fn resolve_scenario(text: &str, sets: Vec<(String, String)>) -> PyResult<String>
     sim::resolve_scenario(text, &sets).map_err(scenario_err)
 }
 
+/// Why `text` is not TOML the scenario reader accepts (one line with its line and column),
+/// or None when it is.
+#[pyfunction]
+fn toml_syntax_error(text: &str) -> Option<String> {
+    sim::scenario::toml_syntax_error(text)
+}
+
+/// The string at the top-level `key` of TOML text, or None (not TOML, no such key, not a
+/// string).
+#[pyfunction]
+fn toml_top_level_string(text: &str, key: &str) -> Option<String> {
+    sim::scenario::top_level_string(text, key)
+}
+
 /// The steps of a key path as overrides read it (`topology.links[0].rate_mbps`:
 /// `[("topology", []), ("links", [0]), ("rate_mbps", [])]`); `ScenarioError` for a path that
 /// is not one.
@@ -191,6 +205,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(estimate_run, m)?)?;
     m.add_function(wrap_pyfunction!(key_path, m)?)?;
+    m.add_function(wrap_pyfunction!(toml_syntax_error, m)?)?;
+    m.add_function(wrap_pyfunction!(toml_top_level_string, m)?)?;
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
     m.add_function(wrap_pyfunction!(aqm_params::aqm_params, m)?)?;
     m.add_class::<stepper::AqmStepper>()?;

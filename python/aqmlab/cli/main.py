@@ -10,7 +10,6 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
-from typing import Any
 
 from .. import _core
 from ..engine.memory import MemoryBudgetError
@@ -19,6 +18,10 @@ from ..sweeps.interrupt import Interrupted, handle_sigterm
 from ..sweeps.usage import BackendError, ExperimentError
 from ..tune.errors import TuneError
 from .arg_types import CliError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_USAGE = 2
 

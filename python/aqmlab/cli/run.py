@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from .. import _core, data
 from ..engine.outdir import check_target, staged
@@ -30,6 +29,10 @@ from .arg_types import (
     float_list,
     parse_set,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_CURVES = 50
 """Most θ values `aqmlab curves` draws in one figure."""

@@ -18,9 +18,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from .. import _core
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_BUDGET_BYTES = 4 * 2**30
 ENV_VAR = "AQMLAB_MAX_MEMORY"

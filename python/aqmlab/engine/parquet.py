@@ -14,19 +14,21 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
 
 from .. import _core
 from .outdir import write_file
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
+    from typing import Any, Union
+
     import pandas as pd
 
-Columns = Mapping[str, Sequence[Any]]
-"""A table as the core returns it: column name -> values (floats, integers or strings)."""
+    Columns = Mapping[str, Sequence[Any]]
+    """A table as the core returns it: column name -> values (floats, integers or strings)."""
 
-Table = Union["pd.DataFrame", Columns]
-"""A DataFrame, or a table's columns."""
+    Table = Union[pd.DataFrame, Columns]
+    """A DataFrame, or a table's columns."""
 
 
 def _core_bytes(columns: Columns, dtypes: Mapping[str, str] | None, file_format: str) -> bytes:

@@ -12,15 +12,18 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from .. import _core
 from . import parquet
 from .outdir import staged
-from .parquet import Columns, Table
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     import pandas as pd
+
+    from .parquet import Columns, Table
 
 TABLES = (
     "summary",

@@ -11,15 +11,12 @@ import re
 import stat
 import sys
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
 
 from .. import _core, data
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python < 3.11 only
-    import tomli as tomllib
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_TOML_BYTES = 4 * 2**20
 """The largest scenario or experiment file read, bytes: far above any real one (a network of
@@ -64,13 +61,20 @@ def read_toml_text(path: str | os.PathLike[str], what: str = "scenario") -> str:
             f"{shown}: not a UTF-8 text file (byte 0x{data[e.start]:02x} at "
             f"offset {e.start}); save the {what} file as UTF-8"
         ) from None
-    check_toml(text, shown)
+    # The core's parser first: valid text, the usual case, costs no Python TOML parser (whose
+    # import alone is a fifth of `aqmlab run`'s start-up). Invalid text gets Python's parser's
+    # messages, which name each integer beyond 64 bits by its key.
+    error = _core.toml_syntax_error(text)
+    if error is not None:
+        check_toml(text, shown)
+        raise _core.ScenarioError(f"{shown}: {error}")
     return text
 
 
 def check_toml(text: str, where: str) -> dict[str, Any]:
     """Parse TOML text; `ScenarioError` naming `where` for a syntax error (with its line and
     column), nesting deeper than Python's parser goes, or an integer beyond 64 bits."""
+    tomllib = _tomllib()
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -90,6 +94,16 @@ def check_toml(text: str, where: str) -> dict[str, Any]:
                 "-2^63..2^63-1)"
             )
     return doc
+
+
+def _tomllib() -> Any:
+    """Python's TOML parser, imported when first needed (`aqmlab run` reads a valid scenario
+    without it)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python < 3.11 only
+        import tomli as tomllib
+    return tomllib
 
 
 def _leaves(doc: dict[str, Any]) -> Iterator[tuple[str, Any]]:
@@ -233,7 +247,7 @@ class Scenario:
                 f"get: key {key!r:.60}: must be a dotted key path string such as 'queue.red.p_max'"
             )
         steps = _core.key_path(key)  # the path as overrides read it (one parser)
-        value: Any = tomllib.loads(self.resolved())
+        value: Any = _tomllib().loads(self.resolved())
         walked = ""
         for name, indices in steps:
             if not isinstance(value, dict) or name not in value:

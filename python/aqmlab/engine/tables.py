@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
-class Metric(NamedTuple):
+class Metric:
     """A summary column shown as `label`, multiplied by `scale`, with `decimals` digits."""
 
-    key: str
-    label: str
-    scale: float
-    decimals: int
+    __slots__ = ("key", "label", "scale", "decimals")
+
+    def __init__(self, key: str, label: str, scale: float, decimals: int) -> None:
+        self.key, self.label, self.scale, self.decimals = key, label, scale, decimals
 
 
 PAPER_METRICS = (

@@ -5,8 +5,13 @@ Ctrl-C/SIGTERM (`interrupt`).
 The grid's names are imported on first use (PEP 562), so that a command that only reads an
 experiment file (`aqmlab run` asks whether its file is one) does not load the process pool."""
 
+from __future__ import annotations
+
 from importlib import import_module
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["BACKENDS", "BackendError", "SweepError", "connected", "execute", "sweep"]
 

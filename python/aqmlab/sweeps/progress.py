@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
     from tqdm import tqdm
 

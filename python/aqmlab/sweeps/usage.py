@@ -5,16 +5,9 @@ that loads none of the sweep machinery, so that `aqmlab run` starts without it."
 from __future__ import annotations
 
 import os
-import sys
 
 from .. import _core
 from ..engine.scenario import read_toml_text
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python < 3.11 only
-    import tomli as tomllib
-
 
 BACKENDS = ("local", "ray")
 """Where a sweep's runs are simulated: local worker processes, or a Ray cluster."""
@@ -32,10 +25,7 @@ class BackendError(ValueError):
 def is_experiment_text(text: str) -> bool:
     """Whether TOML text is an experiment (it names a base `scenario`) rather than a
     scenario; text that is not TOML counts as a scenario."""
-    try:
-        return isinstance(tomllib.loads(text).get("scenario"), str)
-    except (tomllib.TOMLDecodeError, RecursionError):
-        return False
+    return _core.toml_top_level_string(text, "scenario") is not None
 
 
 def is_experiment_file(path: str | os.PathLike[str]) -> bool:

@@ -8,8 +8,13 @@ and objectives), `problem` (the experiment with the AQM pinned, a trial's runs a
 (the resumable Optuna study), `front` (the Pareto front and the tables), `figure`, and
 `tuning` (`tune`, which does it all). The names below are imported on first use (PEP 562)."""
 
+from __future__ import annotations
+
 from importlib import import_module
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 _LAZY = {
     "TuneError": ".errors",

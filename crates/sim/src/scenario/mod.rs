@@ -40,6 +40,24 @@ pub fn validate(sc: &Scenario) -> Result<(), ScenarioError> {
     load(&canonical::to_toml(sc), &[]).map(|_| ())
 }
 
+/// Why `text` is not TOML that the scenario reader accepts, as one line with its line and
+/// column, or None when it is. It parses the text and keeps nothing of it: a quick check
+/// that needs no Python TOML parser on `aqmlab run`'s path (docs/architecture.md, "Start-up").
+pub fn toml_syntax_error(text: &str) -> Option<String> {
+    text.parse::<toml::Table>()
+        .err()
+        .map(|e| toml_error_line(&e, text))
+}
+
+/// The string at the top-level `key` of TOML text; None when the text is not TOML or that key
+/// is missing or not a string.
+pub fn top_level_string(text: &str, key: &str) -> Option<String> {
+    match text.parse::<toml::Table>().ok()?.remove(key)? {
+        toml::Value::String(s) => Some(s),
+        _ => None,
+    }
+}
+
 /// A TOML syntax error as one line, with its 1-based line and column in `text`.
 fn toml_error_line(e: &toml::de::Error, text: &str) -> String {
     let msg = e.message().trim().replace('\n', " ");
@@ -69,6 +87,26 @@ fn line_and_column(text: &str, at: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_quick_checks_read_what_load_reads() {
+        assert_eq!(toml_syntax_error("a = 1\n[b]\nc = 'x'\n"), None);
+        let error = toml_syntax_error("a = 1\nb = = 2\n").expect("a syntax error");
+        assert!(
+            error.starts_with("TOML syntax error at line 2, column 5: "),
+            "{error}"
+        );
+        assert!(toml_syntax_error("a = 99999999999999999999").is_some());
+        assert!(toml_syntax_error(&format!("a = {}", "[".repeat(100_000))).is_some());
+        let text = "scenario = 'base.toml'\n[grid]\nn = 1\n";
+        assert_eq!(
+            top_level_string(text, "scenario").as_deref(),
+            Some("base.toml")
+        );
+        assert_eq!(top_level_string("scenario = 3", "scenario"), None);
+        assert_eq!(top_level_string("[grid]\nscenario = 'x'", "scenario"), None);
+        assert_eq!(top_level_string("scenario = = 'x'", "scenario"), None);
+    }
 
     #[test]
     fn positions_are_one_based_lines_and_characters() {
