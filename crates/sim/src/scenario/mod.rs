@@ -25,9 +25,7 @@ pub use model::*;
 
 /// Parse scenario text, apply `key.path=value` overrides, validate, and resolve defaults.
 pub fn load(text: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioError> {
-    let mut table: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| ScenarioError::new("", toml_error_line(&e, text)))?;
+    let mut table = parse_table(text).map_err(|message| ScenarioError::new("", message))?;
     for (key, value) in sets {
         overrides::apply(&mut table, key, value)?;
     }
@@ -44,18 +42,23 @@ pub fn validate(sc: &Scenario) -> Result<(), ScenarioError> {
 /// column, or None when it is. It parses the text and keeps nothing of it: a quick check
 /// that needs no Python TOML parser on `aqmlab run`'s path (docs/architecture.md, "Start-up").
 pub fn toml_syntax_error(text: &str) -> Option<String> {
-    text.parse::<toml::Table>()
-        .err()
-        .map(|e| toml_error_line(&e, text))
+    parse_table(text).err()
 }
 
 /// The string at the top-level `key` of TOML text; None when the text is not TOML or that key
 /// is missing or not a string.
 pub fn top_level_string(text: &str, key: &str) -> Option<String> {
-    match text.parse::<toml::Table>().ok()?.remove(key)? {
+    match parse_table(text).ok()?.remove(key)? {
         toml::Value::String(s) => Some(s),
         _ => None,
     }
+}
+
+/// The TOML table of `text`, or its syntax error as one line (`toml_error_line`): how every
+/// scenario text is parsed.
+fn parse_table(text: &str) -> Result<toml::Table, String> {
+    text.parse()
+        .map_err(|e: toml::de::Error| toml_error_line(&e, text))
 }
 
 /// A TOML syntax error as one line, with its 1-based line and column in `text`.
