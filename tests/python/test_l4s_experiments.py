@@ -10,6 +10,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 import pytest
+import tomllib
 
 import aqmlab
 from aqmlab.engine.store import RunStore
@@ -240,6 +241,38 @@ def test_the_published_comparison_sweeps_what_the_page_says():
     text = exp.runs()[-1].scenario_text
     assert "duration_s = 180.0" in text and "window = [118.0, 178.0]" in text
     assert "prague_ecn_fallback = false" in text and "min_qlen_step_pkts = 2" in text
+
+
+def test_the_peak_end_sweep_is_scenario_2_with_the_peak_stopping_as_each_case_says():
+    exp = Experiment.load(L4S / "bbr_peak_end.toml")
+    assert exp.axis("cc").values == ("bbr", "cubic")
+    assert exp.axis("peak_stop").values == ("at_150_s", "over_2_s", "over_7_s")
+    assert len(exp.runs()) == 2 * 3 * 3
+    peak = tomllib.loads(
+        aqmlab.Scenario.load(L4S / "scenarios" / "betared_peak_end.toml").resolved()
+    )
+    steps = aqmlab.Scenario.load(REPO_ROOT / "experiments" / "betared" / "scenario2.toml")
+    steps = tomllib.loads(steps.resolved())
+    assert peak["topology"] == steps["topology"] and peak["tcp"] == steps["tcp"]
+    assert [g["schedule"]["flows"] for g in peak["traffic"]["groups"]] == [100, 100, 600]
+    windows = {r.params["peak_stop"]: r.scenario_text for r in exp.runs()}
+    assert "stop_window_s = [150.0, 157.0]" in windows["over_7_s"]
+
+
+def test_the_peak_groups_flows_stop_within_their_window_and_the_others_run_on():
+    sc = aqmlab.Scenario.load(L4S / "scenarios" / "betared_peak_end.toml")
+    short = {
+        "duration_s": 3.0,
+        "traffic.groups[1].schedule.start_window_s": [0.5, 1.0],
+        "traffic.groups[2].schedule.start_window_s": [1.0, 1.5],
+        "traffic.groups[2].schedule.stop_window_s": [2.0, 2.5],
+        "measure.window": [2.5, 3.0],
+    }
+    flows = aqmlab.run(sc.with_(short)).flows
+    peak = flows[flows["group"] == 2]
+    assert len(peak) == 600 and peak["stop_s"].between(2.0, 2.5).all()
+    assert peak["stop_s"].nunique() > 1
+    assert flows[flows["group"] < 2]["stop_s"].isna().all()
 
 
 def test_the_step_marks_the_second_of_each_gso_pair_on_a_slow_link():
