@@ -88,6 +88,22 @@ def test_a_failed_write_keeps_the_earlier_result(small_result, tmp_path, monkeyp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
+def test_a_failed_staged_write_removes_its_folder_and_follows_no_link(tmp_path):
+    # What a failed write leaves in its temporary folder goes with it, subfolders too; a link
+    # there is removed, and what it points to is not touched.
+    keep = tmp_path / "user"
+    keep.mkdir()
+    (keep / "notes.txt").write_text("mine")
+    with pytest.raises(RuntimeError), outdir.staged(tmp_path / "out", "run") as tmp:
+        (tmp / "figures" / "deep").mkdir(parents=True)
+        (tmp / "figures" / "deep" / "a.svg").write_text("<svg/>")
+        (tmp / "figures" / "user").symlink_to(keep, target_is_directory=True)
+        (tmp / "notes").symlink_to(keep / "notes.txt")
+        raise RuntimeError("the run failed")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["user"]
+    assert (keep / "notes.txt").read_text() == "mine"
+
+
 def test_api_write_refuses_without_overwrite(small_result, tmp_path, user_folder):
     with pytest.raises(OutputError, match="holds no aqmlab result"):
         small_result.write(user_folder)

@@ -59,6 +59,24 @@ def test_run_command_reads_a_valid_scenario_without_tomllib_or_typing(
     assert _loaded_after(code, ("tomllib", "tomli", "typing")) == []
 
 
+def test_run_command_needs_neither_shutil_nor_threading(small_scenario_file, tmp_path):
+    # shutil brings bz2 and lzma: argparse imports it to find the terminal's width (the
+    # parser's formatter is given the width) and the output folder's clean-up does not use it.
+    args = ["run", str(small_scenario_file), "--out", str(tmp_path / "out")]
+    code = f"from aqmlab.cli import main\nassert main({args!r}) == 0"
+    assert _loaded_after(code, ("shutil", "bz2", "lzma", "threading")) == []
+
+
+def test_help_is_laid_out_as_argparse_lays_it_out_at_the_terminals_width(monkeypatch):
+    for columns in (50, 120):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        run = _commands(build_parser("run"))["run"]
+        ours = run.format_help()
+        run.formatter_class = argparse.HelpFormatter
+        assert ours == run.format_help()
+        assert max(len(line) for line in ours.splitlines()) <= columns - 2
+
+
 def test_help_loads_nothing_heavy():
     code = "from aqmlab.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass"
     assert _loaded_after(code) == []

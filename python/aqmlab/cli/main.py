@@ -49,8 +49,39 @@ COMMAND_GROUPS = (
 them. A command line that names a command builds (and imports) its group alone."""
 
 
+def _terminal_columns() -> int:
+    """The terminal's width in columns: `COLUMNS` when it is a positive integer, else the
+    width of the terminal on standard output, else 80 (as `shutil.get_terminal_size`)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, given the terminal's width so that it need not import shutil
+    to find it (argparse makes a formatter on every `add_argument`; start-up)."""
+
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width=None
+    ) -> None:
+        width = _terminal_columns() - 2 if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors become `CliError` (one line, no usage dump)."""
+    """An argument parser whose errors become `CliError` (one line, no usage dump), and
+    whose help, its commands' too, is laid out by `_Formatter`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
         raise CliError(message)

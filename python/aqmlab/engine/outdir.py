@@ -29,9 +29,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -289,17 +287,18 @@ def _refuse_foreign(root: Path, names: Iterable[str], listed: set[str], option: 
 @contextmanager
 def signals_deferred() -> Iterator[None]:
     """Hold Ctrl-C and SIGTERM until the block ends, then deliver them (main thread only:
-    elsewhere Python delivers no signals anyway)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    elsewhere Python delivers no signals anyway, and refuses a handler with ValueError)."""
     pending: list[int] = []
 
     def hold(signum: int, frame: object) -> None:
         pending.append(signum)
 
     held = (signal.SIGINT, signal.SIGTERM)
-    old = {s: signal.signal(s, hold) for s in held}
+    try:
+        old = {s: signal.signal(s, hold) for s in held}
+    except ValueError:
+        yield
+        return
     try:
         yield
     finally:
@@ -370,6 +369,29 @@ def clear_result(path: str | os.PathLike[str], option: str = "--out") -> Path:
     return path
 
 
+def _remove_tree(folder: Path) -> None:
+    """Remove `folder`, a temporary folder of aqmlab's own, with what it holds; a link in it
+    is removed, never followed. What cannot be removed stays (a leftover temporary folder
+    harms nothing). Not `shutil.rmtree`: importing shutil (with bz2 and lzma) is a tenth of
+    `aqmlab run`'s way to the core."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                _remove_tree(Path(entry.path))
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            pass
+    try:
+        os.rmdir(folder)
+    except OSError:
+        pass
+
+
 @contextmanager
 def staged(
     path: str | os.PathLike[str], kind: str, overwrite: bool = False, option: str = "--out"
@@ -381,7 +403,7 @@ def staged(
     tmp = path.parent / f".{path.name}{TEMP_TAG}{os.getpid()}"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove_tree(tmp)
         tmp.mkdir()
         Marker(tmp, kind).save()
     except OSError as e:
@@ -391,7 +413,7 @@ def staged(
         with signals_deferred():
             _install(tmp, path, kind, option)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove_tree(tmp)
 
 
 def _files_below(folder: Path) -> list[str]:
