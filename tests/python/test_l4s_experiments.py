@@ -246,8 +246,8 @@ def test_the_published_comparison_sweeps_what_the_page_says():
 def test_the_peak_end_sweep_is_scenario_2_with_the_peak_stopping_as_each_case_says():
     exp = Experiment.load(L4S / "bbr_peak_end.toml")
     assert exp.axis("cc").values == ("bbr", "cubic")
-    assert exp.axis("peak_stop").values == ("at_150_s", "over_2_s", "over_7_s")
-    assert len(exp.runs()) == 2 * 3 * 3
+    assert exp.axis("peak_stop").values == ("at_150_s", "over_2_s", "over_7_s", "send_buffer")
+    assert len(exp.runs()) == 2 * 4 * 3
     peak = tomllib.loads(
         aqmlab.Scenario.load(L4S / "scenarios" / "betared_peak_end.toml").resolved()
     )
@@ -257,6 +257,8 @@ def test_the_peak_end_sweep_is_scenario_2_with_the_peak_stopping_as_each_case_sa
     assert [g["schedule"]["flows"] for g in peak["traffic"]["groups"]] == [100, 100, 600]
     windows = {r.params["peak_stop"]: r.scenario_text for r in exp.runs()}
     assert "stop_window_s = [150.0, 157.0]" in windows["over_7_s"]
+    assert "send_buffer_bytes = 131072" in windows["send_buffer"]
+    assert "send_buffer_bytes" not in windows["at_150_s"]
 
 
 def test_the_peak_groups_flows_stop_within_their_window_and_the_others_run_on():

@@ -97,6 +97,10 @@ fn tcp(c: &TcpConfig) -> Value {
         pairs.push(("ledbat_target_ms", f(c.ledbat_target_ms)));
         pairs.push(("ledbat_gain", f(c.ledbat_gain)));
     }
+    // Written only when set: a scenario without it keeps its canonical text.
+    if c.send_buffer_bytes != 0 {
+        pairs.push(("send_buffer_bytes", i(c.send_buffer_bytes)));
+    }
     // Written for Prague, whose runs it changes, and wherever it is set: every other sender's
     // scenario keeps its canonical text.
     if c.cc == CcKind::Prague || c.prague_min_tso_segs != PRAGUE_MIN_TSO_SEGS {

@@ -105,6 +105,12 @@ pub(super) fn tcp(mut s: Section) -> Result<TcpConfig, ScenarioError> {
             10_000,
         )? as u32,
         rwnd_pkts: s.int("rwnd_pkts", Some(base.rwnd_pkts.into()), 1, 1 << 30)? as u32,
+        send_buffer_bytes: s.int(
+            "send_buffer_bytes",
+            Some(base.send_buffer_bytes.into()),
+            0,
+            1 << 30,
+        )? as u32,
         min_rto_s: s.f64("min_rto_s", Some(base.min_rto_s), TIMEOUT_S)?,
         initial_rto_s: s.f64("initial_rto_s", Some(base.initial_rto_s), TIMEOUT_S)?,
         max_rto_s: s.f64("max_rto_s", Some(base.max_rto_s), TIMEOUT_S)?,

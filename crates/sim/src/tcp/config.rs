@@ -344,6 +344,11 @@ pub struct TcpConfig {
     pub initial_cwnd_pkts: u32,
     /// Receiver's advertised window, segments (caps the flight size).
     pub rwnd_pkts: u32,
+    /// The socket's send buffer, bytes: the unacknowledged and the unsent data the
+    /// application keeps written ahead (ns-3's `TcpSocket::SndBufSize`). When the flow
+    /// stops, the whole segments it holds are still sent; 0: a stopping flow only completes
+    /// what it sent.
+    pub send_buffer_bytes: u32,
     /// Lower bound on the retransmission timeout, seconds (RFC 6298 (2.4)).
     pub min_rto_s: f64,
     /// Retransmission timeout before the first RTT sample, seconds.
@@ -457,6 +462,7 @@ impl TcpConfig {
             ack_bytes: 52,
             initial_cwnd_pkts: 10,
             rwnd_pkts: 131_072 / 948,
+            send_buffer_bytes: 0,
             min_rto_s: 1.0,
             initial_rto_s: 1.0,
             max_rto_s: 60.0,
@@ -520,6 +526,7 @@ impl TcpConfig {
             ack_bytes: 40,
             initial_cwnd_pkts: 2,
             rwnd_pkts: 20,
+            send_buffer_bytes: 0,
             min_rto_s: 0.2,
             initial_rto_s: 3.0,
             max_rto_s: 60.0,

@@ -222,9 +222,18 @@ impl Sender {
         self.cc.seed(rng);
     }
 
-    /// The application stops offering new data; what was sent is still delivered reliably.
-    pub fn stop(&mut self) {
-        self.app_limit = self.board.high();
+    /// The application stops offering new data. What it had already written into the send
+    /// buffer, whole segments from the oldest unacknowledged one up to `send_buffer_bytes`,
+    /// is still sent (as a socket sends what its application wrote before closing it;
+    /// nothing is written before the connection is established); what was sent is delivered
+    /// reliably either way.
+    pub fn stop(&mut self, cfg: &TcpConfig) {
+        let mut written = self.board.high();
+        if self.connection == Connection::Established {
+            let buffered = cfg.send_buffer_bytes / cfg.payload_bytes();
+            written = written.max(self.board.una().saturating_add(buffered));
+        }
+        self.app_limit = self.app_limit.min(written);
     }
 
     /// Every segment the application offered is acknowledged (never for unlimited data).
