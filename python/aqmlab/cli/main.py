@@ -69,7 +69,11 @@ class _Formatter(argparse.HelpFormatter):
     to find it (argparse makes a formatter on every `add_argument`; start-up)."""
 
     def __init__(
-        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width=None
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
     ) -> None:
         width = _terminal_columns() - 2 if width is None else width
         super().__init__(prog, indent_increment, max_help_position, width)

@@ -61,14 +61,15 @@ impl Simulation {
 
     pub(super) fn stop_flow(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
-        let tcp = &self.scenario.traffic.groups[f.group as usize].tcp;
         if !f.active {
             return;
         }
         f.active = false;
         self.active_flows -= 1;
         match &mut f.agent {
-            Agent::Tcp { sender, .. } => sender.stop(tcp),
+            Agent::Tcp { sender, .. } => {
+                sender.stop(&self.scenario.traffic.groups[f.group as usize].tcp)
+            }
             Agent::Udp(source) => source.stop(),
             Agent::Probe(probe) => probe.stop(),
         }

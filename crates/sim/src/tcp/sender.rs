@@ -228,11 +228,14 @@ impl Sender {
     /// nothing is written before the connection is established); what was sent is delivered
     /// reliably either way.
     pub fn stop(&mut self, cfg: &TcpConfig) {
-        let mut written = self.board.high();
-        if self.connection == Connection::Established {
-            let buffered = cfg.send_buffer_bytes / cfg.payload_bytes();
-            written = written.max(self.board.una().saturating_add(buffered));
-        }
+        let buffered = match self.connection {
+            Connection::Established => cfg.send_buffer_bytes / cfg.payload_bytes(),
+            _ => 0,
+        };
+        let written = self
+            .board
+            .high()
+            .max(self.board.una().saturating_add(buffered));
         self.app_limit = self.app_limit.min(written);
     }
 
