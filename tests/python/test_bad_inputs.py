@@ -24,7 +24,9 @@ FIG3 = REPO_ROOT / "experiments" / "betared" / "fig3.toml"
 def test_devices_are_not_read(device, tmp_path):
     proc = run_cli("run", device, "--out", str(tmp_path / "o"))
     assert_usage_error(proc, device, "not a regular file")
-    assert_usage_error(run_cli("sweep", device), device, "not a regular file")
+    assert_usage_error(
+        run_cli("sweep", device), device, "not a regular file", "give an experiment file"
+    )
     with pytest.raises(ScenarioError, match="not a regular file"):
         Scenario.load(device)
 
@@ -107,7 +109,10 @@ def test_empty_paths(args, name):
 
 def test_each_file_goes_to_its_command(tmp_path):
     proc = run_cli("run", str(FIG3), "--out", str(tmp_path / "o"))
-    assert_usage_error(proc, "an experiment file", "aqmlab sweep")
+    assert_usage_error(proc, "an experiment file", "aqmlab run takes a scenario", "aqmlab sweep")
+    proc = run_cli("show", str(FIG3))
+    assert_usage_error(proc, "an experiment file", "aqmlab show takes a scenario", "aqmlab sweep")
+    assert proc.stdout == ""
     proc = run_cli("sweep", str(SCENARIO1), "--out", str(tmp_path / "o"))
     assert_usage_error(proc, "a scenario file", "aqmlab run")
     assert list(tmp_path.iterdir()) == []

@@ -27,6 +27,18 @@ def test_dense_sampling_is_refused_with_the_estimate_and_the_key(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+def test_a_budget_below_a_mebibyte_is_shown_in_its_own_unit(tmp_path):
+    assert [memory.gib(n) for n in (512, 2048, 5 * 2**20, 3 * 2**30)] == [
+        "512 bytes",
+        "2 KiB",
+        "5 MiB",
+        "3.0 GiB",
+    ]
+    proc = run_cli("run", str(SCENARIO1), "--max-memory", "1K", "--out", str(tmp_path / "o"))
+    assert_usage_error(proc, "more than the 1 KiB allowed")
+    assert not (tmp_path / "o").exists()
+
+
 def test_a_long_cwnd_trace_names_the_cwnd_flows():
     flows = ",".join(str(i) for i in range(50))
     sc = aqmlab.Scenario.load(SCENARIO1).with_literals(

@@ -96,6 +96,7 @@ def reference(tmp_path_factory) -> Path:
         (["betared", "--objective", "probe_rtt_p99_ms"], ["send no latency probes"]),
         (["rem"], ["rem has no default parameters to tune", "tunable: phi"]),
         (["betared", "--batch", "1"], ["--batch 1: must be at least 2"]),
+        (["betared", "--trials", "0"], ["argument --trials: invalid trial count '0'"]),
         (["betared", "--sampler", "grid"], ["--sampler", "invalid choice: 'grid'"]),
         (["betared", "--seed", str(2**32)], ["--seed 4294967296"]),
     ],

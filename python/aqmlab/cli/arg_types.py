@@ -34,15 +34,25 @@ def float_list(text: str) -> list[float]:
     return values
 
 
+def _positive_count(text: str, what: str) -> int:
+    """`text` as an integer >= 1, else an error naming `what` it counts."""
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: expected an integer >= 1")
+    return count
+
+
 def job_count(text: str) -> int:
     """A positive number of worker processes."""
-    try:
-        jobs = int(text)
-    except ValueError:
-        jobs = 0
-    if jobs < 1:
-        raise argparse.ArgumentTypeError(f"invalid job count {text!r}: expected an integer >= 1")
-    return jobs
+    return _positive_count(text, "job count")
+
+
+def trial_count(text: str) -> int:
+    """A positive number of trials (or of trials in a batch)."""
+    return _positive_count(text, "trial count")
 
 
 def memory_size(text: str) -> int:

@@ -24,6 +24,7 @@ from .. import _core
 from ..engine.outdir import check_target
 from ..engine.result import SUMMARY_JSON, RunResult
 from ..engine.scenario import Scenario, toml_literal
+from ..sweeps.usage import experiment_not_scenario, is_experiment_text
 from .arg_types import parse_set
 
 if sys.version_info >= (3, 11):
@@ -187,6 +188,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         scenario = Scenario.load(path).with_literals(sets)
     except OSError as e:
         raise _error(args, f"cannot read scenario file '{path}': {e.strerror or e}") from None
+    if is_experiment_text(scenario.text):
+        raise _error(args, experiment_not_scenario(path, "show"))
     text = scenario.resolved()
     if args.key is None:
         text = text if args.all else shown_scenario(text)

@@ -19,7 +19,7 @@ from ..engine.tables import (
     summary_table,
 )
 from ..sweeps.progress import Progress
-from ..sweeps.usage import is_experiment_file, is_experiment_text
+from ..sweeps.usage import experiment_not_scenario, is_experiment_file, is_experiment_text
 from .arg_types import (
     OVERWRITE_HELP,
     RESULTS_DIR,
@@ -76,10 +76,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise CliError(f"cannot read scenario file '{path}': {e.strerror or e}") from None
     if is_experiment_text(scenario.text):
-        raise CliError(
-            f"{path}: an experiment file, not a scenario (it names a base `scenario` and a "
-            f"grid); run it with `aqmlab sweep {path}`"
-        )
+        raise CliError(experiment_not_scenario(path, "run"))
     scenario = scenario.with_literals(sets)
     out_dir = Path(args.out) if args.out is not None else RESULTS_DIR / path.stem
     check_target(out_dir, "run", args.overwrite, files=run_files(args.csv))

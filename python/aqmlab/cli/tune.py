@@ -7,7 +7,7 @@ import argparse
 import shlex
 from typing import Any
 
-from .arg_types import add_memory_option, job_count
+from .arg_types import add_memory_option, trial_count
 from .sweep import add_backend_arguments, add_jobs_argument, report_runs
 
 
@@ -106,10 +106,12 @@ def add_parser(commands: Any) -> None:
         help="a summary metric to minimise or maximise, averaged over a trial's runs "
         "(repeatable; default: delay_mean_ms:min and throughput_mbps:max)",
     )
-    p.add_argument("--trials", type=job_count, default=40, metavar="N", help="trials (default 40)")
+    p.add_argument(
+        "--trials", type=trial_count, default=40, metavar="N", help="trials (default 40)"
+    )
     p.add_argument(
         "--batch",
-        type=job_count,
+        type=trial_count,
         default=8,
         metavar="N",
         help="trials sampled together and simulated in parallel, and NSGA-II's population "

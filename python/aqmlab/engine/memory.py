@@ -70,8 +70,12 @@ def budget(max_memory: str | int | None = None) -> int:
 
 
 def gib(n_bytes: float) -> str:
-    """`4.7 GiB`, `512 MiB`."""
-    return f"{n_bytes / 2**30:.1f} GiB" if n_bytes >= 2**30 else f"{n_bytes / 2**20:.0f} MiB"
+    """`4.7 GiB`, `512 MiB`, `1 KiB`: a budget below a mebibyte is not shown as 0 MiB."""
+    if n_bytes >= 2**30:
+        return f"{n_bytes / 2**30:.1f} GiB"
+    if n_bytes >= 2**20:
+        return f"{n_bytes / 2**20:.0f} MiB"
+    return f"{n_bytes / 2**10:.0f} KiB" if n_bytes >= 2**10 else f"{n_bytes:.0f} bytes"
 
 
 def run_need(size: Mapping[str, int]) -> int:

@@ -42,7 +42,8 @@ def read_toml_text(path: str | os.PathLike[str], what: str = "scenario") -> str:
     st = os.stat(path)
     if not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise _core.ScenarioError(f"{shown}: {kind}; give a {what} file (TOML)")
+        article = "an" if what[:1] in "aeiou" else "a"
+        raise _core.ScenarioError(f"{shown}: {kind}; give {article} {what} file (TOML)")
     too_big = _core.ScenarioError(
         f"{shown}: larger than {MAX_TOML_BYTES // 2**20} MiB, far more than any {what} file "
         "needs; is it the right file?"

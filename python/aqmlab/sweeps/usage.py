@@ -28,6 +28,15 @@ def is_experiment_text(text: str) -> bool:
     return _core.toml_top_level_string(text, "scenario") is not None
 
 
+def experiment_not_scenario(path: str | os.PathLike[str], command: str) -> str:
+    """The message for an experiment file given to `command`, which takes a scenario."""
+    return (
+        f"{os.fspath(path)}: an experiment file, not a scenario (it names a base `scenario` "
+        f"and a grid); aqmlab {command} takes a scenario file; run the experiment with "
+        f"`aqmlab sweep {os.fspath(path)}`"
+    )
+
+
 def is_experiment_file(path: str | os.PathLike[str]) -> bool:
     """Whether a TOML file is an experiment rather than a scenario (`is_experiment_text`);
     files that cannot be read count as scenarios."""
