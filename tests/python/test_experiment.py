@@ -118,6 +118,7 @@ def test_run_id_is_stable_and_depends_on_text_and_seed(tmp_path):
         (("values = [10, 20, 30]", "values = [10, 10]"), "repeated value"),
         (("[[0.0, 1000.0], [100.0, 400.0]]", "[[0.0], [100.0, 400.0]]"), "one per key"),
         (('x = "N"', 'x = "M"'), "plot.x: no axis named 'M'"),
+        (('x = "N"', ""), 'plot.x: required for kind = "lines"; give one of the axes: '),
         (("seeds = [1, 2]", "seeds = []"), "seeds"),
         (("N = [10]", "M = [10]"), "quick.values: no axis named 'M'"),
         (
@@ -135,6 +136,12 @@ def test_invalid_files_raise_one_line_errors(tmp_path, change, message):
     assert message in str(err.value)
     assert str(err.value).startswith("exp.toml:")
     assert "\n" not in str(err.value)
+
+
+def test_an_experiment_without_axes_is_told_to_add_one(tmp_path):
+    path = write(tmp_path, f'scenario = "{SCENARIO1.as_posix()}"\n')
+    with pytest.raises(ExperimentError, match=r"axes: none; a sweep needs at least one \[\["):
+        Experiment.load(path)
 
 
 def test_invalid_scenario_value_names_the_grid_point(tmp_path):

@@ -502,6 +502,11 @@ def _quick_axes(axes: tuple[Axis, ...], values: Any, fail) -> tuple[Axis, ...]:
     return tuple(out)
 
 
+def _names(axes: Sequence[Axis]) -> str:
+    """The axes' names, comma-separated."""
+    return ", ".join(a.name for a in axes)
+
+
 def _plot(value: Any, axes: Sequence[Axis], fail) -> PlotSpec:
     if not isinstance(value, Mapping):
         raise fail("plot: must be a table")
@@ -517,7 +522,12 @@ def _plot(value: Any, axes: Sequence[Axis], fail) -> PlotSpec:
         if v is not None and v not in names:
             raise fail(f"plot.{key}: no axis named '{v}'")
     if kind == "lines" and value.get("x") is None:
-        raise fail('plot.x: required for kind = "lines"')
+        if not axes:
+            raise fail(
+                'axes: none; a sweep needs at least one [[axes]] table, and its plot (kind = '
+                '"lines") an x that names one'
+            )
+        raise fail(f'plot.x: required for kind = "lines"; give one of the axes: {_names(axes)}')
     if kind == "traces" and value.get("lines") is None:
         raise fail('plot.lines: required for kind = "traces" (the axis with one panel per value)')
     if kind == "latency":

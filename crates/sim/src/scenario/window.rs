@@ -68,7 +68,8 @@ fn does_not_fit(w: [f64; 2], path: &str, duration_s: f64, overridden: &Overridde
     } else {
         format!(" ({duration_origin})")
     };
-    let len = w[1] - w[0];
+    // To the nanosecond, so that [0.6, 0.7] suggests 0.1 s rather than 0.09999999999999998.
+    let len = ((w[1] - w[0]) * 1e9).round() / 1e9;
     let last = if len < duration_s {
         len
     } else {
@@ -212,6 +213,9 @@ mod tests {
              (from an override); use a window relative to the run such as \"second_half\" or \
              \"last 100 s\""
         );
+        assert!(window("[0.6, 0.7]", 0.5)
+            .unwrap_err()
+            .ends_with("such as \"second_half\" or \"last 0.1 s\""));
         let both = Overridden::of(&sets);
         assert!(resolve("measure.window", Some(&v), 200.0, &both)
             .unwrap_err()
