@@ -39,6 +39,9 @@ pub struct Flow {
     pub delack_event_ns: Option<u64>,
     /// Time of the pending Pace event (a paced TCP sender's wake-up), if one is queued.
     pub pace_event_ns: Option<u64>,
+    /// Time of the last arrival event queued for a packet to the sender's host, if any
+    /// (`simulator::early`: no acknowledgement is taken early while one is pending).
+    pub ack_event_ns: Option<u64>,
     /// Started, and neither stopped nor completed.
     pub active: bool,
     /// When a finite flow's last byte was acknowledged, ns.
@@ -82,6 +85,7 @@ impl Flow {
             sender_event_ns: None,
             delack_event_ns: None,
             pace_event_ns: None,
+            ack_event_ns: None,
             active: false,
             completed_ns: None,
             stats: FlowStats::default(),

@@ -33,6 +33,9 @@ pub struct PortShortcuts {
     pub sole_input: Option<u32>,
     /// The far end is a host whose receiver takes packets when their arrival is known.
     pub early_receiver: bool,
+    /// The far end is a host whose sender may take its acknowledgements when their arrival
+    /// is known (`simulator::early`).
+    pub early_sender: bool,
 }
 
 /// The buffer of a port.

@@ -172,9 +172,15 @@ impl Simulation {
             probe_buf: Vec::new(),
             active_flows: 0,
             events_processed: 0,
+            taking_early: false,
             scenario,
         };
-        set_shortcuts(&mut sim.net, &ends, &sim.flows);
+        set_shortcuts(
+            &mut sim.net,
+            &ends,
+            &sim.flows,
+            &sim.scenario.measure.cwnd_flows,
+        );
         for k in 0..sim.measured.len() {
             sim.schedule_aqm_timer(sim.measured[k].port);
         }
@@ -183,16 +189,19 @@ impl Simulation {
 }
 
 /// Each port's [`PortShortcuts`]: its link's shared event lane, the link that alone feeds it
-/// (`ends`: each flow's sender and receiver), and whether its far end is an early receiver.
-fn set_shortcuts(net: &mut Network, ends: &[(u32, u32)], flows: &[Flow]) {
+/// (`ends`: each flow's sender and receiver), and whether its far end is an early receiver or
+/// an early sender (`traced`: the flows whose window the series records).
+fn set_shortcuts(net: &mut Network, ends: &[(u32, u32)], flows: &[Flow], traced: &[u32]) {
     let shared_lanes = ports::shared_link_lanes(net);
     let sole_inputs = hops::sole_inputs(net, ends);
     let early_hosts = early::early_hosts(net, flows);
+    let early_senders = early::early_senders(net, flows, traced);
     for (i, port) in net.ports.iter_mut().enumerate() {
         port.shortcuts = PortShortcuts {
             shared_lane: shared_lanes[i],
             sole_input: sole_inputs[i],
             early_receiver: early_hosts[port.to_node as usize],
+            early_sender: early_senders[port.to_node as usize],
         };
     }
 }

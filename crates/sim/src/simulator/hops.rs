@@ -76,6 +76,10 @@ impl Simulation {
                 self.deliver_early(at_ns, pkt);
                 return;
             }
+            if shortcuts.early_sender && self.sender_takes_early(pkt.flow, at_ns) {
+                self.deliver_early_to_sender(at_ns, pkt);
+                return;
+            }
             // Packets go to hosts: at its destination the node is not looked up.
             let next = if at_ns > self.end_ns || pkt.dst == node {
                 NO_ROUTE

@@ -58,6 +58,8 @@ pub struct Simulation {
     aqm_avg: Vec<(f64, u64)>,
     active_flows: u32,
     events_processed: u64,
+    /// An endpoint is taking a packet ahead of its arrival (`early.rs`).
+    taking_early: bool,
     /// Packets put on a link by any port (every hop).
     link_transmissions: u64,
 }

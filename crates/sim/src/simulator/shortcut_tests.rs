@@ -1,7 +1,7 @@
 //! The ways the simulator skips events whose outcome is known in advance change nothing but
 //! the event count: closed-form hops (`hops.rs`), in-order managed ports and the other managed
-//! ports' late ends of transmission (`crate::net::managed_port`) and receivers that take
-//! packets early (`early.rs`). Each case
+//! ports' late ends of transmission (`crate::net::managed_port`), receivers that take
+//! packets early and senders that take their acknowledgements early (`early.rs`). Each case
 //! runs with and without the shortcut and compares every table, on fixed links and on links
 //! whose rate changes during the run.
 
@@ -16,6 +16,7 @@ struct Shortcuts {
     in_order_ports: bool,
     late_ends: bool,
     early_receivers: bool,
+    early_senders: bool,
 }
 
 const ALL: Shortcuts = Shortcuts {
@@ -23,6 +24,7 @@ const ALL: Shortcuts = Shortcuts {
     in_order_ports: true,
     late_ends: true,
     early_receivers: true,
+    early_senders: true,
 };
 
 /// `text` run to the end with `shortcuts`: its summary without the event count, its tables,
@@ -40,6 +42,9 @@ fn run(text: &str, sets: &[(&str, &str)], shortcuts: Shortcuts) -> (RunResult, u
         }
         if !shortcuts.early_receivers {
             port.shortcuts.early_receiver = false;
+        }
+        if !shortcuts.early_senders {
+            port.shortcuts.early_sender = false;
         }
         if let PortQueue::Managed(m) = &mut port.queue {
             if !shortcuts.in_order_ports {
@@ -72,7 +77,11 @@ fn same_tables_fewer_events(cases: &[(&str, &[(&str, &str)])], without: Shortcut
         let text = |r: &RunResult| {
             format!(
                 "{:?}",
-                (&r.summary, &r.flows, &r.timeseries, &r.port_timeseries)
+                (
+                    (&r.summary, &r.flows, &r.groups, &r.fct),
+                    (&r.timeseries, &r.port_timeseries, &r.ports),
+                    (&r.cwnd, &r.probes),
+                )
             )
         };
         assert_eq!(text(&with), text(&plain), "{sets:?}");
@@ -88,6 +97,25 @@ const COEXISTENCE: &str = include_str!("../../../../experiments/l4s/scenarios/co
 const RRUL: &str = include_str!("../../../../experiments/fq/scenarios/rrul.toml");
 const DUMBBELL: &str = include_str!("../../../../experiments/betared/scenario1.toml");
 const CHAIN: &str = include_str!("../../../../experiments/li2014/table15_16_two_bottlenecks.toml");
+/// Five bulk flows and finite ones (Pareto sizes) arriving as a Poisson process.
+const FINITE: &str = r#"
+duration_s = 4.0
+[topology]
+bottleneck_rate_mbps = 10.0
+[[traffic.groups]]
+name = "bulk"
+[traffic.groups.schedule]
+kind = "constant"
+flows = 5
+[[traffic.groups]]
+name = "web"
+[traffic.groups.source]
+kind = "finite"
+size = { kind = "pareto", mean_bytes = 30000.0, shape = 1.5 }
+[traffic.groups.schedule]
+kind = "poisson"
+rate_per_s = 20.0
+"#;
 
 #[test]
 fn closed_form_hops_change_nothing_but_the_event_count() {
@@ -242,6 +270,113 @@ fn early_receivers_change_nothing_but_the_event_count() {
 }
 
 #[test]
+fn early_senders_change_nothing_but_the_event_count() {
+    // The dumbbell crowded on a slow link (timeouts as well as fast recovery), its flows'
+    // windows traced (those senders take every acknowledgement as an event), flows that stop
+    // (BetaRED's steps, scaled down, and Chen 2011's short-lived flows), paced senders (BBR;
+    // CUBIC with pacing), finite flows (which keep their events), DCTCP and CUBIC through
+    // DualPI2, UDP beside TCP, the RRUL-like test (hosts with several endpoints) and the chain
+    // of two bottlenecks.
+    let crowded: &[(&str, &str)] = &[
+        ("duration_s", "10"),
+        ("traffic.schedule.flows", "200"),
+        ("topology.bottleneck_rate_mbps", "5"),
+        ("queue.limit_pkts", "30"),
+    ];
+    let traced: &[(&str, &str)] = &[
+        ("duration_s", "6"),
+        ("traffic.schedule.flows", "20"),
+        ("measure.cwnd_flows", "[0, 3, 7]"),
+    ];
+    let steps: &[(&str, &str)] = &[
+        ("traffic.schedule.n_base", "10"),
+        ("traffic.schedule.n_mid", "20"),
+        ("traffic.schedule.n_max", "40"),
+    ];
+    let paced = |cc: &'static str| -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("duration_s", "6"),
+            ("traffic.schedule.flows", "30"),
+            ("tcp.cc", cc),
+            ("tcp.pacing", "true"),
+        ]
+    };
+    let (bbr, cubic_paced) = (paced("bbr"), paced("cubic"));
+    let short = |s: &'static str| -> Vec<(&'static str, &'static str)> {
+        vec![("duration_s", s), ("measure.window", "\"last 3 s\"")]
+    };
+    let mut dual = short("6");
+    dual.push(("queue.aqm", "dualpi2"));
+    same_tables_fewer_events(
+        &[
+            (DUMBBELL, crowded),
+            (DUMBBELL, traced),
+            (STEPS, steps),
+            (DUMBBELL, &bbr),
+            (DUMBBELL, &cubic_paced),
+            (
+                SHORT_FLOWS,
+                &[
+                    ("duration_s", "6"),
+                    ("traffic.groups[1].schedule.start_window_s", "[0.0, 4.0]"),
+                ],
+            ),
+            (FINITE, &[]),
+            (COEXISTENCE, &dual),
+            (UDP_ONOFF, &short("6")),
+            (RRUL, &short("6")),
+            (CHAIN, &[("duration_s", "4"), ("queue.aqm", "pi")]),
+        ],
+        Shortcuts {
+            early_senders: false,
+            ..ALL
+        },
+    );
+}
+
+#[test]
+fn early_senders_are_alone_on_their_hosts_unbounded_and_untraced() {
+    let sets = [
+        ("traffic.schedule.flows".to_string(), "10".to_string()),
+        ("measure.cwnd_flows".to_string(), "[2]".to_string()),
+    ];
+    let sim = Simulation::new(crate::scenario::load(DUMBBELL, &sets).unwrap()).unwrap();
+    let early: Vec<u32> = (0..sim.flows.len() as u32)
+        .filter(|&f| {
+            let host = sim.flows[f as usize].ends.sender;
+            sim.net
+                .ports
+                .iter()
+                .any(|p| p.to_node == host && p.shortcuts.early_sender)
+        })
+        .collect();
+    assert_eq!(
+        early,
+        [0, 1, 3, 4, 5, 6, 7, 8, 9],
+        "every sender but the traced one"
+    );
+    let finite = crate::scenario::load(FINITE, &[]).unwrap();
+    let sim = Simulation::new(finite).unwrap();
+    let traced = &sim.scenario.measure.cwnd_flows;
+    let (mut bulk, mut finite) = (0, 0);
+    for (id, f) in (0u32..).zip(&sim.flows) {
+        let mut ports_to_sender = sim.net.ports.iter().filter(|p| p.to_node == f.ends.sender);
+        let early = ports_to_sender.any(|p| p.shortcuts.early_sender);
+        let unbounded = f.plan.size_bytes.is_none();
+        assert_eq!(early, unbounded && !traced.contains(&id), "flow {id}");
+        if unbounded {
+            bulk += 1;
+        } else {
+            finite += 1;
+        }
+    }
+    assert!(
+        bulk > 1 && finite > 1,
+        "{bulk} unbounded flows, {finite} finite ones"
+    );
+}
+
+#[test]
 fn rate_schedules_keep_every_shortcut_exact() {
     // The dumbbell's bottleneck slows from 50 to 20 Mb/s at 2 s and speeds up to 60 at 4 s,
     // under an in-order port (drop tail, RED) and one that decides at dequeue (CoDel). On the
@@ -280,6 +415,7 @@ fn rate_schedules_keep_every_shortcut_exact() {
     // A CoDel port is never in order: nothing to save there.
     same_tables_fewer_events(&in_order, without(|s| s.in_order_ports = false));
     same_tables_fewer_events(&all, without(|s| s.early_receivers = false));
+    same_tables_fewer_events(&all, without(|s| s.early_senders = false));
 }
 
 #[test]
