@@ -1,7 +1,7 @@
 """Time ns-3.37 on BetaRED scenario 2 and on the large case, beside the whole `aqmlab run`.
 
 Usage (from the repository root, after `make build`; needs libns3-dev and g++):
-  python benches/bench_ns3.py [--limit-min 30] [--case scenario2|large|all]
+  python benches/bench_ns3.py [--limit-min 30] [--case scenario2|large|all] [--rounds 3]
 
 Runs the validation's ns-3 program (`validation/ns3/betared_dumbbell.cc`, docs/validation-ns3.md)
 with every argument taken from the same resolved scenario aqmlab runs, stops it after the limit
@@ -119,48 +119,68 @@ def run_ns3(program: Path, args: list[str], limit_s: float) -> dict:
     return record
 
 
-def measure(name: str, limit_s: float) -> dict:
-    """ns-3, the whole `aqmlab run` process (median of REPEATS) and the engine alone (median)
-    on case `name`."""
+def measure(name: str, limit_s: float, rounds: int) -> dict:
+    """Case `name` over `rounds` rounds, each ns-3 once and then the whole `aqmlab run`
+    process (median of REPEATS) and the engine alone (median of REPEATS), so that every ratio
+    divides times taken minutes apart; a case whose ns-3 run is stopped at the limit runs one
+    round (its ratios are lower bounds already)."""
     from aqmlab.validate.ns3.program import program
 
     label, path, sets, settings = CASES[name]
     prog = program()
-    print(f"{name}: ns-3 ({prog.path.name}), at most {limit_s:g} s", file=sys.stderr)
     sc = resolved(path, sets)
-    ns3 = run_ns3(prog.path, ns3_args(sc, settings), limit_s)
-    print(f"{name}: ns-3 {ns3['wall_s']:.1f} s", file=sys.stderr)
-    with tempfile.TemporaryDirectory() as tmp:
-        process_s = statistics.median(
-            whole_run(path, sets, Path(tmp) / "run") for _ in range(REPEATS)
+    done = []
+    for i in range(rounds):
+        print(f"{name}: round {i + 1}: ns-3, at most {limit_s:g} s", file=sys.stderr)
+        ns3 = run_ns3(prog.path, ns3_args(sc, settings), limit_s)
+        with tempfile.TemporaryDirectory() as tmp:
+            process_s = statistics.median(
+                whole_run(path, sets, Path(tmp) / "run") for _ in range(REPEATS)
+            )
+        engine_s = medians([run_file(path, sets) for _ in range(REPEATS)])["wall_s"]
+        print(
+            f"{name}: round {i + 1}: ns-3 {ns3['wall_s']:.1f} s, aqmlab run {process_s:.3f} s, "
+            f"engine {engine_s:.3f} s: {ns3['wall_s'] / process_s:,.0f} times",
+            file=sys.stderr,
         )
-    engine = medians([run_file(path, sets) for _ in range(REPEATS)])
-    print(f"{name}: aqmlab run {process_s:.3f} s, engine {engine['wall_s']:.3f} s", file=sys.stderr)
-    return {
-        "label": label,
-        "duration_s": float(sc["duration_s"]),
-        "ns3": ns3,
-        "process_s": process_s,
-        "engine_s": engine["wall_s"],
-    }
+        done.append({"ns3": ns3, "process_s": process_s, "engine_s": engine_s})
+        if not ns3["finished"]:
+            break
+    return {"label": label, "duration_s": float(sc["duration_s"]), "rounds": done}
+
+
+def ratio_cell(ratios: list[float], bound: str) -> str:
+    """The median of the rounds' ratios, with their range when there are several."""
+    cell = f"{bound}{statistics.median(ratios):,.0f}"
+    if len(ratios) > 1:
+        cell += f" ({min(ratios):,.0f}–{max(ratios):,.0f})"
+    return cell
 
 
 def row(r: dict) -> str:
-    """One table row; a run stopped at the limit gives lower bounds."""
-    ns3, process_s, engine_s = r["ns3"], r["process_s"], r["engine_s"]
-    if ns3["finished"]:
-        ns3_cell = f"{ns3['wall_s']:.1f}"
+    """One table row: medians over the case's rounds; a run stopped at the limit gives lower
+    bounds."""
+    rounds = r["rounds"]
+    ns3_s = statistics.median(x["ns3"]["wall_s"] for x in rounds)
+    process_s = statistics.median(x["process_s"] for x in rounds)
+    engine_s = statistics.median(x["engine_s"] for x in rounds)
+    peak_mib = max(x["ns3"]["peak_rss_mib"] for x in rounds)
+    last = rounds[-1]["ns3"]
+    if last["finished"]:
+        ns3_cell = f"{ns3_s:.1f}"
         bound = ""
     else:
         ns3_cell = (
-            f"stopped at {ns3['wall_s']:.0f} s, past {ns3['simulated_s']:g} of "
+            f"stopped at {last['wall_s']:.0f} s, past {last['simulated_s']:g} of "
             f"{r['duration_s']:g} simulated s"
         )
         bound = "> "
+    by_process = [x["ns3"]["wall_s"] / x["process_s"] for x in rounds]
+    by_engine = [x["ns3"]["wall_s"] / x["engine_s"] for x in rounds]
     return (
-        f"| {r['label']} | {ns3_cell} | {ns3['peak_rss_mib']:.0f} | {process_s:.3f} | "
-        f"{engine_s:.3f} | {bound}{ns3['wall_s'] / process_s:,.0f} | "
-        f"{bound}{ns3['wall_s'] / engine_s:,.0f} | {datetime.date.today().isoformat()} |"
+        f"| {r['label']} | {ns3_cell} | {peak_mib:.0f} | {process_s:.3f} | {engine_s:.3f} | "
+        f"{ratio_cell(by_process, bound)} | {ratio_cell(by_engine, bound)} | {len(rounds)} | "
+        f"{datetime.date.today().isoformat()} |"
     )
 
 
@@ -168,8 +188,11 @@ METHOD = (
     "Recorded by `make bench-ns3` (`benches/bench_ns3.py`). ns-3.37 runs the validation's "
     "program (`validation/ns3/betared_dumbbell.cc`, docs/validation-ns3.md: CUBIC with SACK, "
     "948-byte segments, 1000-packet buffers) with every argument taken from the scenario "
-    "aqmlab runs, built with `g++ -O2`; it runs once per case and is stopped after {limit} minutes "
-    "when it has not finished; its peak RSS is that of the process. Each case runs ns-3 with "
+    "aqmlab runs, built with `g++ -O2`, and is stopped after {limit} minutes when it has not "
+    "finished; its peak RSS is the largest of its processes'. A case runs in rounds (the "
+    "rounds column): each round runs ns-3 once and then aqmlab, so that each ratio divides two "
+    "times taken minutes apart on a machine whose speed drifts from hour to hour; a case whose "
+    "ns-3 run is stopped at the limit runs one round. Each case runs ns-3 with "
     "the fastest of the settings tried that leave its output the same. All use the strong "
     "end-system model (`--ns3::Ipv4::WeakEsModel=false`): a router no longer looks for every "
     "packet's destination among the addresses of all its interfaces, which only a packet "
@@ -185,10 +208,12 @@ METHOD = (
     "walks lists of them for every packet it forwards (`Node::ReceiveFromDevice` over the "
     "protocol handlers; static routes' longest-prefix scan; nix-vector routing's check for "
     "bridged devices), so its cost per packet grows with the routers' ports; aqmlab's does "
-    "not. aqmlab's figures are medians of {repeats}: the whole `aqmlab run FILE --set ... "
-    "--quiet` process (start-up, simulation, the output files) and the engine alone (as in the "
-    "first table), each on the machine described at the top. The ratios divide ns-3's wall "
-    "time by aqmlab's; for a run stopped at the limit they are lower bounds."
+    "not. In each round aqmlab's figures are medians of {repeats}: the whole `aqmlab run FILE "
+    "--set ... --quiet` process (start-up, simulation, the output files) and the engine alone "
+    "(as in the first table), each on the machine described at the top. The table gives the "
+    "medians over the rounds, and each ratio as the median of the rounds' ratios of ns-3's wall "
+    "time to aqmlab's, their least and greatest in brackets; for a run stopped at the limit "
+    "they are lower bounds."
 )
 
 
@@ -204,8 +229,8 @@ def section(results: list[dict], limit_s: float, old: str | None) -> str:
         NS3_HEADING,
         "",
         "| case | ns-3.37 (s) | ns-3.37 peak RSS (MiB) | `aqmlab run` process (s) | "
-        "in the engine (s) | × (process) | × (engine) | date |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
+        "in the engine (s) | × (process) | × (engine) | rounds | date |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
         *[rows[label] for label in LABELS if label in rows],
         "",
         textwrap.fill(METHOD.format(limit=f"{limit_s / 60:g}", repeats=REPEATS), width=100),
@@ -217,12 +242,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit-min", type=float, default=30.0, help="ns-3's limit per case")
     parser.add_argument("--case", choices=[*CASES, "all"], default="all")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="rounds per case, each ns-3 once and then aqmlab (a case stopped at the limit: 1)",
+    )
     args = parser.parse_args()
     if not args.limit_min > 0:
         parser.error("--limit-min: must be a number of minutes > 0")
+    if args.rounds < 1:
+        parser.error("--rounds: must be a whole number of rounds >= 1")
     names = list(CASES) if args.case == "all" else [args.case]
     limit_s = args.limit_min * 60
-    results = [measure(name, limit_s) for name in names]
+    results = [measure(name, limit_s, args.rounds) for name in names]
     rewrite_page(sections={NS3_HEADING: section(results, limit_s, read_section(NS3_HEADING))})
     return 0
 
