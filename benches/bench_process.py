@@ -12,20 +12,25 @@ from pathlib import Path
 from bench_sections import REPO_ROOT
 
 
-def whole_run(path: Path, sets: list[list[str]], out_dir: Path) -> float:
-    """Wall time of one `aqmlab run FILE --set ... --quiet` process, start to exit: interpreter
-    start-up, imports, the simulation and writing the eight Parquet tables and summary.json."""
-    args = [str(Path(sys.executable).with_name("aqmlab")), "run", str(path), "--quiet"]
-    args += ["--out", str(out_dir), "--overwrite"]
+def spawn(command: list[str], path: Path, sets: list[list[str]], out_dir: Path) -> tuple:
+    """Run `command run FILE --quiet --out DIR --overwrite --set ...` from spawning to exit:
+    its CLOCK_MONOTONIC start, its wall time and its stderr; a failed run stops the bench."""
+    args = [*command, "run", str(path), "--quiet", "--out", str(out_dir), "--overwrite"]
     for key, value in sets:
         args += ["--set", f"{key}={value}"]
-    t0 = time.perf_counter()
+    t0 = time.monotonic()
     proc = subprocess.run(args, capture_output=True, text=True, cwd=REPO_ROOT)
-    wall_s = time.perf_counter() - t0
+    wall_s = time.monotonic() - t0
     if proc.returncode != 0:
         sys.stderr.write(proc.stderr)
         raise SystemExit(f"aqmlab run failed: {path.name} {sets}")
-    return wall_s
+    return t0, wall_s, proc.stderr
+
+
+def whole_run(path: Path, sets: list[list[str]], out_dir: Path) -> float:
+    """Wall time of one `aqmlab run FILE --set ... --quiet` process of the installed command,
+    start to exit: interpreter start-up, imports, the simulation and writing the output files."""
+    return spawn([str(Path(sys.executable).with_name("aqmlab"))], path, sets, out_dir)[1]
 
 
 # Runs the `aqmlab` command line in a fresh interpreter as the installed command does (import
@@ -47,27 +52,16 @@ sys.exit(main(sys.argv[1:]))
 
 
 def stamped_run(path: Path, sets: list[list[str]], out_dir: Path) -> dict[str, float]:
-    """One `aqmlab run FILE --set ... --quiet` process with its core call stamped: the whole
-    process from spawning to exit, the core call, the way to it (interpreter start-up, imports,
-    the scenario read and resolved) and the rest (that way and the output files after it)."""
-    args = [sys.executable, "-c", STAMPED_CLI, "run", str(path), "--quiet", "--out"]
-    args += [str(out_dir), "--overwrite"]
-    for key, value in sets:
-        args += ["--set", f"{key}={value}"]
-    t0 = time.monotonic()
-    proc = subprocess.run(args, capture_output=True, text=True, cwd=REPO_ROOT)
-    process_s = time.monotonic() - t0
-    stamps = [line.split() for line in proc.stderr.splitlines() if line.startswith("core from")]
-    if proc.returncode != 0 or not stamps:
-        sys.stderr.write(proc.stderr)
-        raise SystemExit(f"aqmlab run failed: {path.name} {sets}")
+    """One `aqmlab run FILE --set ... --quiet` process with its core call stamped: the core
+    call, the way to it (interpreter start-up, imports, the scenario read and resolved) and the
+    rest of the process (that way and the output files after the call)."""
+    t0, process_s, stderr = spawn([sys.executable, "-c", STAMPED_CLI], path, sets, out_dir)
+    stamps = [line.split() for line in stderr.splitlines() if line.startswith("core from")]
+    if not stamps:
+        sys.stderr.write(stderr)
+        raise SystemExit(f"aqmlab run did not reach the core: {path.name} {sets}")
     start, end = float(stamps[0][2]), float(stamps[0][4])
-    return {
-        "process_s": process_s,
-        "core_s": end - start,
-        "to_core_s": start - t0,
-        "rest_s": process_s - (end - start),
-    }
+    return {"core_s": end - start, "to_core_s": start - t0, "rest_s": process_s - (end - start)}
 
 
 def stamped_runs(
