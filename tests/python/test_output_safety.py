@@ -4,6 +4,7 @@ replaced only on request, and a failed or interrupted command leaves them intact
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -78,10 +79,14 @@ def test_a_failed_write_keeps_the_earlier_result(small_result, tmp_path, monkeyp
     small_result.write(out)
     before = _snapshot(out)
 
-    def broken(table, path, dtypes=None):
-        raise OSError(28, "No space left on device")
+    write_bytes = Path.write_bytes
 
-    monkeypatch.setattr("aqmlab.engine.parquet.write_parquet", broken)
+    def broken(path, data):
+        if path.name == "flows.parquet":
+            raise OSError(28, "No space left on device")
+        return write_bytes(path, data)
+
+    monkeypatch.setattr(Path, "write_bytes", broken)
     with pytest.raises(OSError):
         small_result.write(out, overwrite=True)
     assert _snapshot(out) == before

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from aqmlab import _core
-from aqmlab.engine.parquet import csv_bytes, parquet_bytes
+from aqmlab.engine.parquet import csv_bytes, parquet_bytes, tables_bytes
 
 TABLES = {
     "floats with NaN": {"t_s": [0.0, 0.5, 1.0], "q": [1.5, math.nan, 3.25]},
@@ -115,5 +115,20 @@ def test_nan_is_null_and_values_survive():
     ],
 )
 def test_bad_tables_get_one_line_errors(columns, dtypes, file_format, message):
-    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    pattern = message.replace("(", r"\(").replace(")", r"\)")
+    with pytest.raises(ValueError, match=pattern):
         _core.table_bytes(columns, dtypes, file_format)
+    with pytest.raises(ValueError, match=pattern):
+        _core.tables_bytes([({"x": [1.0]}, {}), (columns, dtypes)], file_format)
+
+
+@pytest.mark.parametrize("file_format", ["parquet", "csv"])
+def test_tables_together_give_the_bytes_of_each_alone(file_format):
+    one = {"parquet": parquet_bytes, "csv": csv_bytes}[file_format]
+    rows = {"t_s": [i / 8 for i in range(3000)], "flow": [i % 7 for i in range(3000)]}
+    dtypes = {"t_s": "float64", "flow": "int64"}
+    tables = [(columns, None) for columns in TABLES.values()]
+    tables += [(rows, dtypes), (_frame(TABLES["ints, text, floats"]), None), ({}, dtypes)]
+    together = tables_bytes(tables, file_format)
+    assert together == [one(table, dtypes) for table, dtypes in tables]
+    assert tables_bytes([], file_format) == []

@@ -7,6 +7,7 @@
 //! Parquet, an empty field in CSV), as pandas writes it.
 
 pub mod csv_file;
+pub mod encode;
 pub mod parquet_file;
 pub mod py_repr;
 

@@ -1,8 +1,9 @@
 """Tables as deterministic Parquet and CSV bytes.
 
 A table given as columns (what the core returns: `aqmlab run`, the sweep workers) is written by
-the core itself (`aqmlab._core.table_bytes`, crate `aqmlab-tables`), so writing a run's files
-imports neither numpy nor pyarrow nor pandas. Each column takes the type pandas would give it,
+the core itself (`aqmlab._core.table_bytes`, crate `aqmlab-tables`; a run's tables together
+through `_core.tables_bytes`, on several threads), so writing a run's files imports neither
+numpy nor pyarrow nor pandas. Each column takes the type pandas would give it,
 so the files read back (pandas, pyarrow, polars, DuckDB) as the DataFrame of the same columns
 would; `tests/python/test_parquet.py` checks that. A DataFrame (reports, sweep tables) is
 written by pyarrow with the same options. `write_table` writes a DataFrame into a result folder
@@ -31,11 +32,34 @@ if TYPE_CHECKING:
     """A DataFrame, or a table's columns."""
 
 
+def _lists(columns: Columns) -> dict[str, list[Any]]:
+    """The columns as the core takes them: each a list, under a text name."""
+    return {str(k): v if isinstance(v, list) else list(v) for k, v in columns.items()}
+
+
 def _core_bytes(columns: Columns, dtypes: Mapping[str, str] | None, file_format: str) -> bytes:
     """Columns as `file_format` ("parquet" or "csv") bytes from the core; `dtypes` fixes the
     type of some columns ("int64" or "float64"), so a table without rows keeps its schema."""
-    lists = {str(k): v if isinstance(v, list) else list(v) for k, v in columns.items()}
-    return _core.table_bytes(lists, dict(dtypes or {}), file_format)
+    return _core.table_bytes(_lists(columns), dict(dtypes or {}), file_format)
+
+
+def tables_bytes(
+    tables: Sequence[tuple[Table, Mapping[str, str] | None]], file_format: str
+) -> list[bytes]:
+    """Each (table, dtypes) of `tables` as `file_format` ("parquet" or "csv") bytes, in order:
+    the same bytes as `parquet_bytes` or `csv_bytes` of each, but the tables given as columns
+    are encoded by the core in one call, on as many threads as the machine offers."""
+    one = {"parquet": parquet_bytes, "csv": csv_bytes}[file_format]
+    columns = [
+        (_lists(table), dict(dtypes or {}))
+        for table, dtypes in tables
+        if isinstance(table, Mapping)
+    ]
+    encoded = iter(_core.tables_bytes(columns, file_format))
+    return [
+        next(encoded) if isinstance(table, Mapping) else one(table, dtypes)
+        for table, dtypes in tables
+    ]
 
 
 def parquet_bytes(table: Table, dtypes: Mapping[str, str] | None = None) -> bytes:

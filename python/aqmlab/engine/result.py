@@ -258,12 +258,11 @@ class RunResult:
         replaced only when `overwrite` (`OutputError` otherwise; see `aqmlab.engine.outdir`).
         """
         with staged(out_dir, "run", overwrite=overwrite) as tmp_dir:
-            for name in TABLES:
-                path = tmp_dir / f"{name}.parquet"
-                dtypes = _dtypes(name, self._tables[name])
-                parquet.write_parquet(self._tables[name], path, dtypes)
-                if csv:
-                    parquet.write_csv(self._tables[name], tmp_dir / f"{name}.csv", dtypes)
+            tables = [(self._tables[name], _dtypes(name, self._tables[name])) for name in TABLES]
+            for file_format in ("parquet", "csv") if csv else ("parquet",):
+                encoded = parquet.tables_bytes(tables, file_format)
+                for name, data in zip(TABLES, encoded):
+                    (tmp_dir / f"{name}.{file_format}").write_bytes(data)
             text = json.dumps(self.provenance(), sort_keys=True, indent=2, allow_nan=False)
             (tmp_dir / SUMMARY_JSON).write_text(text + "\n", encoding="utf-8")
         return Path(out_dir)
