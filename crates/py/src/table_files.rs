@@ -1,8 +1,8 @@
 //! A table the core returned (column name -> list of values), or several together, as Parquet
-//! or CSV bytes, written by `aqmlab-tables`. Each column takes the type pandas gives such a list: text when its
-//! first value is a string, int64 when every value is an integer (uint64 when one is past
-//! int64's range), float64 otherwise and for a column without values, unless `dtypes` names
-//! the column's type ("int64" or "float64").
+//! or CSV bytes, written by `aqmlab-tables`. Each column takes the type pandas gives such a
+//! list: text when its first value is a string, int64 when every value is an integer (uint64
+//! when one is past int64's range), float64 otherwise and for a column without values, unless
+//! `dtypes` names the column's type ("int64" or "float64").
 
 use std::collections::HashMap;
 

@@ -42,9 +42,13 @@ fn cost(table: &Table) -> usize {
 
 /// Each of `tables` in `format`, in their order; the first error in that order if any fails.
 pub fn encode_all(tables: &[Table], format: Format) -> Result<Vec<Vec<u8>>, TableError> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, NonZeroUsize::get)
-        .min(tables.len());
+    let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    encode_on(tables, format, cores)
+}
+
+/// [`encode_all`] on at most `threads` threads.
+fn encode_on(tables: &[Table], format: Format, threads: usize) -> Result<Vec<Vec<u8>>, TableError> {
+    let threads = threads.min(tables.len());
     if threads <= 1 {
         return tables.iter().map(|t| encode(t, format)).collect();
     }
@@ -104,12 +108,18 @@ mod tests {
     }
 
     #[test]
-    fn together_as_alone_and_in_order() {
+    fn together_as_alone_and_in_order_on_any_number_of_threads() {
         let tables = tables();
         for format in [Format::Parquet, Format::Csv] {
             let alone: Vec<Vec<u8>> = tables.iter().map(|t| encode(t, format).unwrap()).collect();
             assert_eq!(encode_all(&tables, format).unwrap(), alone);
-            assert_eq!(encode_all(&tables[..1], format).unwrap(), alone[..1]);
+            for threads in [0, 1, 2, 3, 7, 16] {
+                assert_eq!(encode_on(&tables, format, threads).unwrap(), alone);
+                assert_eq!(
+                    encode_on(&tables[..1], format, threads).unwrap(),
+                    alone[..1]
+                );
+            }
         }
         assert!(encode_all(&[], Format::Parquet).unwrap().is_empty());
     }
