@@ -57,8 +57,7 @@ fn encode_on(tables: &[Table], format: Format, threads: usize) -> Result<Vec<Vec
     let mut order: Vec<usize> = (0..tables.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(cost(&tables[i])));
     let next = AtomicUsize::new(0);
-    let mut files: Vec<Option<Result<Vec<u8>, TableError>>> = vec![None; tables.len()];
-    std::thread::scope(|scope| {
+    let mut done: Vec<(usize, Result<Vec<u8>, TableError>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
@@ -70,16 +69,13 @@ fn encode_on(tables: &[Table], format: Format, threads: usize) -> Result<Vec<Vec
                 })
             })
             .collect();
-        for worker in workers {
-            for (i, file) in worker.join().expect("no encoder panics") {
-                files[i] = Some(file);
-            }
-        }
+        workers
+            .into_iter()
+            .flat_map(|worker| worker.join().expect("no encoder panics"))
+            .collect()
     });
-    files
-        .into_iter()
-        .map(|file| file.expect("every table was encoded"))
-        .collect()
+    done.sort_unstable_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, file)| file).collect()
 }
 
 #[cfg(test)]

@@ -3,11 +3,11 @@
 A table given as columns (what the core returns: `aqmlab run`, the sweep workers) is written by
 the core itself (`aqmlab._core.table_bytes`, crate `aqmlab-tables`; a run's tables together
 through `_core.tables_bytes`, on several threads), so writing a run's files imports neither
-numpy nor pyarrow nor pandas. Each column takes the type pandas would give it,
-so the files read back (pandas, pyarrow, polars, DuckDB) as the DataFrame of the same columns
-would; `tests/python/test_parquet.py` checks that. A DataFrame (reports, sweep tables) is
-written by pyarrow with the same options. `write_table` writes a DataFrame into a result folder
-as Parquet with a CSV copy.
+numpy nor pyarrow nor pandas. Each column takes the type pandas would give it, so the files read
+back (pandas, pyarrow, polars, DuckDB) as the DataFrame of the same columns would;
+`tests/python/test_parquet.py` checks that. A DataFrame (reports, sweep tables) is written by
+pyarrow with the same options. `write_table` writes a DataFrame into a result folder as Parquet
+with a CSV copy.
 """
 
 from __future__ import annotations
